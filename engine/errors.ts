@@ -1,0 +1,25 @@
+/** Raised for input the caller must fix; `message` is the text the HTTP layer returns with a 400. */
+export class InvalidInputError extends Error {
+  readonly status = 400;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** Raised when a named resource does not exist (a drop point id); the HTTP layer returns 404. */
+export class NotFoundError extends Error {
+  readonly status = 404;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** Raised when a dataset or snapshot cannot be loaded; lists every problem found, one per line. */
+export class DatasetError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`dataset is invalid:\n${problems.join('\n')}`);
+    this.name = 'DatasetError';
+  }
+}
