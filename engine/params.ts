@@ -13,6 +13,8 @@ const zip = (name: string) =>
 const optionalText = (name: string, max = 100) =>
   z
     .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, { error: `${name} must not be empty` })
     .max(max, { error: `${name} must be at most ${max} characters` })
     .optional();
 
@@ -60,8 +62,8 @@ export const canReachQuerySchema = placeQuerySchema.extend({
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 
-export const zipListSchema = (field: string) =>
-  z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of 5-digit ZIPs` });
+export const stringListSchema = (field: string) =>
+  z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
 
 export const pagedSchema = z.object({ page: pageSchema });
 
@@ -90,7 +92,7 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 
 /** Parses input with a schema; the first problem becomes an InvalidInputError naming the parameter. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = issue.path.join('.');
@@ -98,3 +100,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   // Zod's own messages (wrong type of the whole input, unrecognised shapes) don't name the field.
   throw new InvalidInputError(name && !message.includes(name) ? `${name}: ${message}` : message);
 }
+
+/** A batch body's ZIP list as the API documents it (the engine checks it entry by entry). */
+export const zipListSchema = (field: string) => z.array(zip(`${field}[]`), { error: `${field} must be an array of 5-digit ZIPs` }).min(1);

@@ -1,0 +1,132 @@
+// carrier-a's own endpoints: service days at a point, transit time between two points, and the
+// carrier metadata for a point. All read the points-served row of the ZIP.
+
+import type { Gazetteer } from './gazetteer.js';
+import { distanceMiles, roundMiles } from './geo.js';
+import { placeKey } from './names.js';
+import type { Network } from './network.js';
+import { carrierInfoQuerySchema, parseInput, serviceDaysQuerySchema, transitQuerySchema } from './params.js';
+import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './types.js';
+
+const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const DAY_MS = 86_400_000;
+
+/** Base transit days by terminal-to-terminal miles: <= 250 is 1 day, ... more than 2000 is 6. */
+const TRANSIT_BANDS: [maxMiles: number, days: number][] = [[250, 1], [500, 2], [1000, 3], [1500, 4], [2000, 5]];
+
+export function baseTransitDays(miles: number): number {
+  for (const [max, days] of TRANSIT_BANDS) if (miles <= max) return days;
+  return 6;
+}
+
+export class CarrierAQueries {
+  constructor(
+    private readonly gazetteer: Gazetteer,
+    private readonly net: Network,
+    readonly carrierId = 'carrier-a',
+  ) {}
+
+  serviceDays(query: { zip: string; city?: string; date?: string }, today: Date = new Date()): ServiceDaysResult {
+    const q = parseInput(serviceDaysQuerySchema, query);
+    const row = this.row(q.zip, q.city);
+    const where = this.describe(q.zip, row);
+    const mask = row < 0 ? 0 : this.net.t.spDays[row];
+    const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
+    const from = q.date ?? today.toISOString().slice(0, 10);
+    const next = mask === 0 ? null : nextServiceDay(from, mask);
+    return {
+      success: true,
+      zip: q.zip,
+      city: where.city,
+      state: where.state,
+      served: row >= 0,
+      terminalCode: row < 0 ? null : this.net.t.locCode[this.net.t.spTerminal[row]],
+      serviceDays,
+      nextPickupDate: next,
+      nextDeliveryDate: next,
+    };
+  }
+
+  transitInfo(query: { origin_zip: string; dest_zip: string }): TransitInfoResult {
+    const q = parseInput(transitQuerySchema, query);
+    const origin = this.row(q.origin_zip, undefined);
+    const dest = this.row(q.dest_zip, undefined);
+    const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
+    if (origin < 0 || dest < 0) {
+      return { ...base, served: false, origin: origin < 0 ? null : this.end(origin), destination: dest < 0 ? null : this.end(dest),
+        distanceMiles: null, baseTransitDays: null, addOnDays: null, transitDays: null };
+    }
+    const t = this.net.t;
+    const a = t.spTerminal[origin];
+    const b = t.spTerminal[dest];
+    const miles = distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]);
+    const days = baseTransitDays(miles);
+    const addOn = t.spAddOn[origin] + t.spAddOn[dest];
+    return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: roundMiles(miles),
+      baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
+  }
+
+  carrierInfo(query: { zip: string; city?: string }): CarrierMetadataResult {
+    const q = parseInput(carrierInfoQuerySchema, query);
+    const c = this.net.carrierNumber(this.carrierId);
+    const info = this.net.carriers[c];
+    const row = this.row(q.zip, q.city);
+    const where = this.describe(q.zip, row);
+    const t = this.net.t;
+    return {
+      success: true,
+      carrier: info.id,
+      name: info.name,
+      scac: info.scac,
+      zip: q.zip,
+      city: where.city,
+      state: where.state,
+      served: row >= 0,
+      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
+      direct: row >= 0 && t.spDirect[row] === 1,
+      addOnDays: row < 0 ? null : t.spAddOn[row],
+    };
+  }
+
+  /**
+   * The carrier's points-served row for a ZIP, narrowed by city when given; without a city, the
+   * row named like the ZIP's gazetteer city, else the first. -1 when not served.
+   */
+  private row(zip: string, city: string | undefined): number {
+    const c = this.net.carrierNumber(this.carrierId);
+    const t = this.net.t;
+    const [from, to] = this.net.servicePointRange(Number(zip));
+    const z = this.gazetteer.zipIndex(zip);
+    const wanted = city !== undefined ? placeKey(city) : z >= 0 ? placeKey(this.gazetteer.zipCity(z)) : undefined;
+    let first = -1;
+    for (let p = from; p < to; p++) {
+      if (t.spCarrier[p] !== c) continue;
+      if (placeKey(t.spCity[p]) === wanted) return p;
+      if (first < 0) first = p;
+    }
+    return city !== undefined ? -1 : first;
+  }
+
+  private describe(zip: string, row: number): { city: string; state: string } {
+    if (row >= 0) return { city: this.net.t.spCity[row], state: this.net.t.spState[row] };
+    const z = this.gazetteer.zipIndex(zip);
+    return z >= 0 ? { city: this.gazetteer.zipCity(z), state: this.gazetteer.zipState(z) } : { city: '', state: '' };
+  }
+
+  private end(row: number): TransitEnd {
+    const t = this.net.t;
+    const l = t.spTerminal[row];
+    return { terminalCode: t.locCode[l], name: t.locName[l], city: t.locCity[l], state: t.locState[l], addOnDays: t.spAddOn[row] };
+  }
+}
+
+/** The first day strictly after `from` (YYYY-MM-DD) whose weekday is in `mask` (Monday = bit 0). */
+export function nextServiceDay(from: string, mask: number): string {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  for (let i = 1; i <= 7; i++) {
+    const day = new Date(start + i * DAY_MS);
+    const weekday = (day.getUTCDay() + 6) % 7;
+    if (mask & (1 << weekday)) return day.toISOString().slice(0, 10);
+  }
+  throw new Error('empty service-day mask');
+}

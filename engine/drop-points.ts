@@ -1,0 +1,46 @@
+// Postal drop points: the carriers of kind `postal`, looked up around a ZIP or by id.
+
+import { NotFoundError } from './errors.js';
+import type { Gazetteer } from './gazetteer.js';
+import { roundMiles } from './geo.js';
+import { Hits } from './location-index.js';
+import type { Network } from './network.js';
+import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput } from './params.js';
+import { pageOf } from './paging.js';
+import type { DropPointResult, LocationPage } from './types.js';
+
+export class DropPoints {
+  private readonly postal: number[];
+  private readonly byCode = new Map<string, number>();
+
+  constructor(
+    private readonly gazetteer: Gazetteer,
+    private readonly net: Network,
+  ) {
+    this.postal = net.carriers.flatMap((c, i) => (c.kind === 'postal' ? [i] : []));
+    for (const c of this.postal) {
+      const [from, to] = net.carrierLocations(c);
+      for (let l = from; l < to; l++) if (!this.byCode.has(net.t.locCode[l])) this.byCode.set(net.t.locCode[l], l);
+    }
+  }
+
+  /** Drop points within the radius of a ZIP, nearest first, each with its distance. */
+  around(query: { zip: string; radius?: number | string; page?: number | string }): LocationPage {
+    const q = parseInput(dropPointsQuerySchema, query);
+    const z = this.gazetteer.zipIndex(q.zip);
+    const hits = new Hits(64);
+    if (z >= 0) {
+      const { zipLat, zipLng } = this.gazetteer.table;
+      for (const c of this.postal) this.net.carrierIndex[c].within(zipLat[z], zipLng[z], q.radius ?? DEFAULT_RADIUS_MILES, hits);
+      hits.sort();
+    }
+    const found = Array.from(hits.loc.subarray(0, hits.count), (loc, k) => ({ loc, miles: hits.miles[k] }));
+    return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.net.record(loc), distanceMiles: roundMiles(miles) }));
+  }
+
+  byId(id: string): DropPointResult {
+    const l = this.byCode.get(id) ?? this.byCode.get(id.toUpperCase());
+    if (l === undefined) throw new NotFoundError(`no drop point with id "${id.slice(0, 40)}"`);
+    return { success: true, location: this.net.record(l) };
+  }
+}

@@ -1,0 +1,165 @@
+// The carrier network compiled into flat columns: locations grouped by carrier, the points-served
+// table sorted by ZIP, and serialized kdbush indexes. This is what a snapshot stores.
+
+import KDBush from 'kdbush';
+import type { Dataset } from './dataset.js';
+import type { CarrierInfo } from './types.js';
+
+export const DAY_LETTERS = 'MTWRFSU';
+
+export interface NetworkTable {
+  carriers: CarrierInfo[];
+  /** Locations of carrier c are [carrierLocStart[c], carrierLocStart[c + 1]), sorted by terminal code. */
+  carrierLocStart: Uint32Array;
+  locCarrier: Uint8Array;
+  locCode: string[];
+  locName: string[];
+  locLine1: string[];
+  locLine2: string[];
+  locCity: string[];
+  locState: string[];
+  locZip: string[];
+  locCountry: string[];
+  locPhone: string[];
+  locFax: string[];
+  locEmail: string[];
+  locRegion: string[];
+  locLat: Float64Array;
+  locLng: Float64Array;
+  /** Numeric US ZIP of each location, -1 when it has none. */
+  locZipCode: Int32Array;
+  /** Locations ordered by ZIP: locByZipKey ascending, locByZipId the location. US locations only. */
+  locByZipKey: Int32Array;
+  locByZipId: Uint32Array;
+
+  /** Points served, sorted by ZIP, then carrier, then city. */
+  spZip: Int32Array;
+  spCarrier: Uint8Array;
+  spCity: string[];
+  spState: string[];
+  /** Serving location (index into the loc* columns). */
+  spTerminal: Uint32Array;
+  spDirect: Uint8Array;
+  /** Bit d set when the point is served on DAY_LETTERS[d] (Monday = bit 0). */
+  spDays: Uint8Array;
+  spAddOn: Uint8Array;
+  /** Points served by location l: termSp[termSpStart[l] .. termSpStart[l + 1]), by ZIP. */
+  termSpStart: Uint32Array;
+  termSp: Uint32Array;
+
+  /** kdbush data of each carrier's locations (item i = location carrierLocStart[c] + i). */
+  carrierIndexData: Uint8Array[];
+  /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
+  unifiedIndexData: Uint8Array;
+  unifiedLoc: Uint32Array;
+}
+
+export function compileNetwork(dataset: Dataset): NetworkTable {
+  const carriers = dataset.carriers;
+  const carrierId = new Map(carriers.map((c, i) => [c.id, i]));
+  const terminals = [...dataset.terminals].sort(
+    (a, b) => carrierId.get(a.carrier)! - carrierId.get(b.carrier)! || compareText(a.terminalCode, b.terminalCode),
+  );
+  const n = terminals.length;
+  const carrierLocStart = new Uint32Array(carriers.length + 1);
+  for (const t of terminals) carrierLocStart[carrierId.get(t.carrier)! + 1]++;
+  for (let c = 0; c < carriers.length; c++) carrierLocStart[c + 1] += carrierLocStart[c];
+
+  const column = (pick: (t: (typeof terminals)[number]) => string) => terminals.map(pick);
+  const locLat = Float64Array.from(terminals, (t) => t.latitude);
+  const locLng = Float64Array.from(terminals, (t) => t.longitude);
+  const locZipCode = Int32Array.from(terminals, (t) =>
+    t.country === 'US' && /^\d{5}$/.test(t.zipCode) ? Number(t.zipCode) : -1,
+  );
+  const locIndex = new Map(terminals.map((t, i) => [`${t.carrier}\u0000${t.terminalCode}`, i]));
+
+  const byZip = [...locZipCode.keys()].filter((i) => locZipCode[i] >= 0).sort((a, b) => locZipCode[a] - locZipCode[b] || a - b);
+
+  const points = [...dataset.servicePoints].sort(
+    (a, b) =>
+      Number(a.zip) - Number(b.zip) ||
+      carrierId.get(a.carrier)! - carrierId.get(b.carrier)! ||
+      compareText(a.city, b.city),
+  );
+  const spTerminal = Uint32Array.from(points, (p) => locIndex.get(`${p.carrier}\u0000${p.terminalCode}`)!);
+  const termSpStart = new Uint32Array(n + 1);
+  for (const l of spTerminal) termSpStart[l + 1]++;
+  for (let l = 0; l < n; l++) termSpStart[l + 1] += termSpStart[l];
+  const termSp = new Uint32Array(points.length);
+  const fill = termSpStart.slice(0, n);
+  spTerminal.forEach((l, p) => {
+    termSp[fill[l]++] = p;
+  });
+
+  const carrierIndexData = carriers.map((_, c) => buildIndex(carrierLocStart[c], carrierLocStart[c + 1], (i) => i, locLng, locLat));
+  const unifiedLoc = Uint32Array.from(
+    [...locLat.keys()].filter((i) => carriers[carrierOf(carrierLocStart, i)].unified),
+  );
+  const unifiedIndexData = buildIndex(0, unifiedLoc.length, (i) => unifiedLoc[i], locLng, locLat);
+
+  return {
+    carriers,
+    carrierLocStart,
+    locCarrier: Uint8Array.from(terminals, (t) => carrierId.get(t.carrier)!),
+    locCode: column((t) => t.terminalCode),
+    locName: column((t) => t.name),
+    locLine1: column((t) => t.line1),
+    locLine2: column((t) => t.line2),
+    locCity: column((t) => t.city),
+    locState: column((t) => t.state),
+    locZip: column((t) => t.zipCode),
+    locCountry: column((t) => t.country),
+    locPhone: column((t) => t.phone),
+    locFax: column((t) => t.fax),
+    locEmail: column((t) => t.email),
+    locRegion: column((t) => t.region),
+    locLat,
+    locLng,
+    locZipCode,
+    locByZipKey: Int32Array.from(byZip, (i) => locZipCode[i]),
+    locByZipId: Uint32Array.from(byZip),
+    spZip: Int32Array.from(points, (p) => Number(p.zip)),
+    spCarrier: Uint8Array.from(points, (p) => carrierId.get(p.carrier)!),
+    spCity: points.map((p) => p.city),
+    spState: points.map((p) => p.state),
+    spTerminal,
+    spDirect: Uint8Array.from(points, (p) => (p.direct ? 1 : 0)),
+    spDays: Uint8Array.from(points, (p) => daysMask(p.serviceDays)),
+    spAddOn: Uint8Array.from(points, (p) => p.addOnDays),
+    termSpStart,
+    termSp,
+    carrierIndexData,
+    unifiedIndexData,
+    unifiedLoc,
+  };
+}
+
+function carrierOf(starts: Uint32Array, loc: number): number {
+  let c = 0;
+  while (starts[c + 1] <= loc) c++;
+  return c;
+}
+
+function buildIndex(
+  from: number,
+  to: number,
+  locationOf: (i: number) => number,
+  lng: Float64Array,
+  lat: Float64Array,
+): Uint8Array {
+  const index = new KDBush(Math.max(0, to - from));
+  for (let i = from; i < to; i++) index.add(lng[locationOf(i)], lat[locationOf(i)]);
+  index.finish();
+  return new Uint8Array(index.data as ArrayBuffer);
+}
+
+export function daysMask(letters: string): number {
+  let mask = 0;
+  for (const letter of letters) mask |= 1 << DAY_LETTERS.indexOf(letter);
+  return mask;
+}
+
+/** Plain code-unit order: deterministic whatever the locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
