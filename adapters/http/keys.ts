@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export type Plan = 'basic' | 'pro' | 'enterprise';
+
+export const PLANS: Record<Plan, { batchLimit: number; monthlyQuota: number }> = {
+  basic: { batchLimit: 10, monthlyQuota: 1_000 },
+  pro: { batchLimit: 20, monthlyQuota: 100_000 },
+  enterprise: { batchLimit: 50, monthlyQuota: 2_000_000 },
+};
+
+export interface ApiKeyRecord {
+  /** Hex SHA-256 of the key: the only form of the key the service keeps, and its id in quota counters. */
+  id: string;
+  plan: Plan;
+  monthlyQuota: number;
+  batchLimit: number;
+}
+
+function hashKey(rawKey: string): string {
+  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+}
+
+function isPlan(s: string): s is Plan {
+  return Object.hasOwn(PLANS, s);
+}
+
+/**
+ * Parses `API_KEYS`: `key:plan[:monthlyQuota],...`. Empty entries (a trailing comma) are ignored.
+ * Error messages name the entry by position, never by its text, because the text is a secret and
+ * startup errors end up in logs.
+ */
+export function parseApiKeys(spec: string): ApiKeyRecord[] {
+  const records: ApiKeyRecord[] = [];
+  const seen = new Set<string>();
+  const entries = spec.split(',');
+  entries.forEach((raw, i) => {
+    const entry = raw.trim();
+    if (entry === '') return;
+    const where = `API_KEYS entry ${i + 1}`;
+    const parts = entry.split(':').map((p) => p.trim());
+    if (parts.length < 2 || parts.length > 3) {
+      throw new Error(`${where}: expected key:plan or key:plan:monthlyQuota`);
+    }
+    const [key, plan, quota] = parts;
+    if (key === '') throw new Error(`${where}: the key is empty`);
+    if (!isPlan(plan)) {
+      throw new Error(`${where}: unknown plan "${plan}" (expected ${Object.keys(PLANS).join(', ')})`);
+    }
+    let monthlyQuota = PLANS[plan].monthlyQuota;
+    if (quota !== undefined) {
+      monthlyQuota = Number(quota);
+      if (!/^\d+$/.test(quota) || !Number.isSafeInteger(monthlyQuota) || monthlyQuota < 1) {
+        throw new Error(`${where}: monthlyQuota must be a positive integer, got "${quota}"`);
+      }
+    }
+    const id = hashKey(key);
+    if (seen.has(id)) throw new Error(`${where}: the same key is listed twice`);
+    seen.add(id);
+    records.push({ id, plan, monthlyQuota, batchLimit: PLANS[plan].batchLimit });
+  });
+  return records;
+}
+
+/** The set of valid keys, indexed by hash so the raw keys need not be kept anywhere. */
+export class KeyRing {
+  private readonly byId = new Map<string, ApiKeyRecord>();
+
+  constructor(records: ApiKeyRecord[]) {
+    for (const r of records) this.byId.set(r.id, r);
+  }
+
+  /**
+   * The record for a presented key, or null. A plain Map lookup is safe against timing attacks here:
+   * what is compared is the SHA-256 of the input, so how long a comparison takes reveals nothing an
+   * attacker can steer towards a valid key.
+   */
+  lookup(rawKey: string | undefined): ApiKeyRecord | null {
+    if (!rawKey) return null;
+    return this.byId.get(hashKey(rawKey)) ?? null;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}
+
+/** A fresh key for local development; base64url, so it is safe in headers, URLs and `API_KEYS`. */
+export function generateDevKey(): string {
+  return `dev_${randomBytes(24).toString('base64url')}`;
+}

@@ -1,0 +1,40 @@
+import { MemoryKvStore } from './memory.js';
+import { RedisKvStore, type RedisKvOptions } from './redis.js';
+
+/**
+ * The only state the service shares between requests and between copies of itself: quota counters
+ * and the health probe's scratch key. Every runtime adapter talks to it through this interface.
+ */
+export interface KvStore {
+  /** Atomically adds 1 to the counter at `key`; on creation the key expires at `expireAtUnixSeconds`. Returns the new value. */
+  increment(key: string, expireAtUnixSeconds: number): Promise<number>;
+  get(key: string): Promise<string | null>;
+  /** `ttlSeconds`, when given, must be a positive integer (Redis rejects anything else). */
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Releases connections; afterwards every operation rejects with `KvUnavailableError`. */
+  close(): Promise<void>;
+}
+
+/**
+ * The store could not answer: Redis is down, unreachable, too slow, or the store was closed.
+ * One type for every backend so the HTTP layer can map it to a 503 without knowing which store runs.
+ */
+export class KvUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KvUnavailableError';
+  }
+}
+
+/** Redis when `REDIS_URL` is set (shared across processes), otherwise a per-process memory store. */
+export function createKvStore(env: { REDIS_URL?: string }, options: RedisKvOptions = {}): KvStore {
+  const url = env.REDIS_URL?.trim();
+  return url ? new RedisKvStore(url, options) : new MemoryKvStore();
+}
+
+/** Shared by both stores so they accept and refuse exactly the same TTLs. */
+export function assertTtl(ttlSeconds: number | undefined): void {
+  if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
+    throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
+  }
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { MemoryKvStore } from '../adapters/kv/memory.js';
+import { RedisKvStore } from '../adapters/kv/redis.js';
+import { createKvStore, KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
+import { freePort, startRedis, type RedisServer } from './support/redis.js';
+
+const redisUrl = inject('redisUrl');
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Bound for "fails fast instead of hanging": the stores give up after 1 s, ioredis's defaults would
+ * wait for ~20 reconnect attempts (tens of seconds), so 2.5 s tells the two apart with room to spare.
+ */
+const HANG_GUARD_MS = 2_500;
+
+async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<{ value?: T; error?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ value }), (error: unknown) => ({ error })), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function expectUnavailable(promise: Promise<unknown>): Promise<void> {
+  const outcome = await settlesWithin(promise, HANG_GUARD_MS);
+  expect(outcome.error).toBeInstanceOf(KvUnavailableError);
+}
+
+const opened: KvStore[] = [];
+function track<T extends KvStore>(store: T): T {
+  opened.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+describe.each([
+  ['memory', () => track(new MemoryKvStore())],
+  ['redis', () => track(new RedisKvStore(redisUrl))],
+] as const)('%s store contract', (_name, makeStore) => {
+  const key = (label: string) => `test:kv:${label}:${randomUUID()}`;
+
+  it('get of a missing key is null', async () => {
+    expect(await makeStore().get(key('missing'))).toBeNull();
+  });
+
+  it('set then get returns the value; a second set replaces it', async () => {
+    const store = makeStore();
+    const k = key('set');
+    await store.set(k, 'first');
+    expect(await store.get(k)).toBe('first');
+    await store.set(k, 'ünïcødé ✓');
+    expect(await store.get(k)).toBe('ünïcødé ✓');
+  });
+
+  it('a value set with a TTL is readable, then disappears', async () => {
+    const store = makeStore();
+    const k = key('ttl');
+    await store.set(k, 'v', 1);
+    expect(await store.get(k)).toBe('v');
+    await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 5_000, interval: 100 });
+  });
+
+  it('refuses TTLs that are not positive integers', async () => {
+    const store = makeStore();
+    for (const ttl of [0, -1, 1.5, Number.NaN]) {
+      await expect(store.set(key('bad-ttl'), 'v', ttl)).rejects.toThrow(RangeError);
+    }
+  });
+
+  it('increment counts 1, 2, 3 and the counter reads back as a string', async () => {
+    const store = makeStore();
+    const k = key('count');
+    const expireAt = nowSeconds() + 3600;
+    expect(await store.increment(k, expireAt)).toBe(1);
+    expect(await store.increment(k, expireAt)).toBe(2);
+    expect(await store.increment(k, expireAt)).toBe(3);
+    expect(await store.get(k)).toBe('3');
+  });
+
+  it('concurrent increments each get a distinct value: 1..N exactly once', async () => {
+    const store = makeStore();
+    const k = key('concurrent');
+    const n = 200;
+    const values = await Promise.all(Array.from({ length: n }, () => store.increment(k, nowSeconds() + 3600)));
+    expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+  });
+
+  it('the expiry given on creation applies: a counter created already expired is gone at once', async () => {
+    const store = makeStore();
+    const k = key('expired');
+    expect(await store.increment(k, nowSeconds() - 10)).toBe(1);
+    expect(await store.get(k)).toBeNull();
+    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+  });
+
+  it('only the creating increment sets the expiry; later ones leave it alone', async () => {
+    const store = makeStore();
+    const k = key('keep-expiry');
+    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+    // Had this call applied its (past) expiry, the key would be gone and the next count would be 1.
+    expect(await store.increment(k, nowSeconds() - 10)).toBe(2);
+    expect(await store.increment(k, nowSeconds() - 10)).toBe(3);
+    expect(await store.get(k)).toBe('3');
+  });
+
+  it('a counter expires at the time given on creation', async () => {
+    const store = makeStore();
+    const k = key('expires-soon');
+    await store.increment(k, nowSeconds() + 1);
+    await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 5_000, interval: 100 });
+    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+  });
+
+  it('after close every operation rejects with KvUnavailableError', async () => {
+    const store = makeStore();
+    await store.set(key('closing'), 'v');
+    await store.close();
+    await expectUnavailable(store.get(key('closed')));
+    await expectUnavailable(store.set(key('closed'), 'v'));
+    await expectUnavailable(store.increment(key('closed'), nowSeconds() + 60));
+    await store.close(); // closing twice is harmless
+  });
+});
+
+describe('createKvStore', () => {
+  it('is a memory store without REDIS_URL (unset or blank)', () => {
+    expect(track(createKvStore({}))).toBeInstanceOf(MemoryKvStore);
+    expect(track(createKvStore({ REDIS_URL: '  ' }))).toBeInstanceOf(MemoryKvStore);
+  });
+
+  it('is a Redis store with REDIS_URL, and two of them share data like two processes would', async () => {
+    const a = track(createKvStore({ REDIS_URL: redisUrl }));
+    const b = track(createKvStore({ REDIS_URL: redisUrl }));
+    expect(a).toBeInstanceOf(RedisKvStore);
+    const k = `test:kv:shared:${randomUUID()}`;
+    await a.set(k, 'from a');
+    expect(await b.get(k)).toBe('from a');
+    expect(await a.increment(`${k}:n`, nowSeconds() + 60)).toBe(1);
+    expect(await b.increment(`${k}:n`, nowSeconds() + 60)).toBe(2);
+  });
+
+  it('memory stores are private to each instance', async () => {
+    const a = track(createKvStore({}));
+    const b = track(createKvStore({}));
+    await a.set('k', 'v');
+    expect(await b.get('k')).toBeNull();
+  });
+});
+
+describe('redis store when Redis goes away (private redis-server)', () => {
+  const servers: RedisServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  it('rejects fast while Redis is stopped and works again, same object, once it is back', async () => {
+    const server = await startRedis();
+    servers.push(server);
+    const errors: Error[] = [];
+    const store = track(new RedisKvStore(server.url, { onError: (e) => errors.push(e) }));
+    await store.set('k', 'before');
+    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+
+    await server.stop();
+    await expectUnavailable(store.get('k'));
+    await expectUnavailable(store.set('k', 'during'));
+    await expectUnavailable(store.increment('n', nowSeconds() + 60));
+    // The reconnect attempts were reported to the listener instead of crashing the process.
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5_000 });
+
+    await server.restart();
+    // The restarted server is empty (no persistence); the store reconnects in the background.
+    await vi.waitFor(async () => expect(await store.get('k')).toBeNull(), { timeout: 10_000, interval: 100 });
+    await store.set('k', 'after');
+    expect(await store.get('k')).toBe('after');
+    // The increment script is loaded afresh on the new connection.
+    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+  });
+
+  it('rejects fast while Redis hangs without answering, and recovers when it answers again', async () => {
+    const server = await startRedis();
+    servers.push(server);
+    const store = track(new RedisKvStore(server.url));
+    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+
+    server.pause();
+    try {
+      await expectUnavailable(store.get('n'));
+      await expectUnavailable(store.increment('n', nowSeconds() + 60));
+    } finally {
+      server.resume();
+    }
+    await vi.waitFor(async () => expect(await store.get('n')).not.toBeNull(), { timeout: 10_000, interval: 100 });
+    // Increments that timed out may still have been applied once Redis woke up: a timeout means
+    // "unknown", never "not done". Counting goes on from wherever the server is.
+    const before = Number(await store.get('n'));
+    expect(await store.increment('n', nowSeconds() + 60)).toBe(before + 1);
+  });
+
+  it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {
+    const port = await freePort();
+    const store = track(new RedisKvStore(`redis://127.0.0.1:${port}`));
+    await expectUnavailable(store.get('k'));
+
+    const server = await startRedis(port);
+    servers.push(server);
+    await vi.waitFor(async () => expect(await store.get('k')).toBeNull(), { timeout: 10_000, interval: 100 });
+    await store.set('k', 'v');
+    expect(await store.get('k')).toBe('v');
+  });
+});

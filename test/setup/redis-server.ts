@@ -1,0 +1,20 @@
+import type { TestProject } from 'vitest/node';
+import { startRedis } from '../support/redis.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of the redis-server shared by the whole run; tests keep to their own key prefixes. */
+    redisUrl: string;
+  }
+}
+
+/**
+ * One real Redis for the whole run, on a port the OS says is free. If redis-server is missing this
+ * throws and the run fails: the Redis-backed store must be tested, never skipped.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const redis = await startRedis();
+  project.provide('redisUrl', redis.url);
+  process.env.TEST_REDIS_URL = redis.url;
+  return () => redis.stop();
+}

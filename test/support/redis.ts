@@ -1,0 +1,173 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** A real redis-server child process that a test owns: it may stop, pause or restart it at will. */
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Shuts the server down (SIGTERM; SIGKILL if it lingers) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts a fresh, empty server on the same port, as a restarted Redis would come back. */
+  restart(): Promise<void>;
+  /** SIGSTOP: the server keeps its sockets open but answers nothing, like a hung or partitioned Redis. */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
+}
+
+export const REDIS_MISSING =
+  'redis-server was not found on PATH or at /usr/bin/redis-server. The tests run against a real Redis: ' +
+  'install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis).';
+
+export function findRedisServer(): string | null {
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const candidate of [...dirs.map((d) => join(d, 'redis-server')), '/usr/bin/redis-server']) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here; try the next place
+    }
+  }
+  return null;
+}
+
+/** A port the OS reports free right now (listen on 0, read it, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('the OS gave no port'))));
+    });
+  });
+}
+
+// A test run that dies half-way must not leave servers behind.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+interface Spawned {
+  child: ChildProcess;
+  exited: Promise<void>;
+  output: () => string;
+}
+
+function spawnRedis(bin: string, port: number): Spawned {
+  const child = spawn(
+    bin,
+    // No persistence at all: every start is an empty server and nothing is written to disk.
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  running.add(child);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    });
+    child.once('error', (err) => {
+      log += `\n${err.message}`;
+      running.delete(child);
+      resolve();
+    });
+  });
+  return { child, exited, output: () => log };
+}
+
+function pingOnce(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let reply = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.on('data', (d) => {
+      reply += d.toString();
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+    });
+    socket.once('connect', () => socket.write('*1\r\n$4\r\nPING\r\n'));
+  });
+}
+
+/** Resolves once the server answers PING; rejects with its log if it exits or stays silent for 10 s. */
+async function waitUntilAnswering(port: number, spawned: Spawned): Promise<void> {
+  let exited = false;
+  void spawned.exited.then(() => (exited = true));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`redis-server on port ${port} exited during startup:\n${spawned.output()}`);
+    if (await pingOnce(port)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  spawned.child.kill('SIGKILL');
+  throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${spawned.output()}`);
+}
+
+/**
+ * Starts a private redis-server on `port`, or on a free port the OS picks. Throws, naming the package
+ * to install, when redis-server is missing: a Redis test that quietly skipped would hide a broken store.
+ */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  const bin = findRedisServer();
+  if (!bin) throw new Error(REDIS_MISSING);
+
+  // Another process can grab a probed port before Redis binds it; probe again in that case.
+  let chosen = port ?? (await freePort());
+  let current = spawnRedis(bin, chosen);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await waitUntilAnswering(chosen, current);
+      break;
+    } catch (err) {
+      if (port !== undefined || attempt >= 3 || !/address already in use/i.test(current.output())) throw err;
+      chosen = await freePort();
+      current = spawnRedis(bin, chosen);
+    }
+  }
+
+  let paused = false;
+  const server: RedisServer = {
+    url: `redis://127.0.0.1:${chosen}`,
+    port: chosen,
+    async stop() {
+      const { child, exited } = current;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (paused) server.resume();
+      child.kill('SIGTERM');
+      const lingering = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(lingering);
+    },
+    async restart() {
+      await server.stop();
+      current = spawnRedis(bin, chosen);
+      await waitUntilAnswering(chosen, current);
+    },
+    pause() {
+      current.child.kill('SIGSTOP');
+      paused = true;
+    },
+    resume() {
+      current.child.kill('SIGCONT');
+      paused = false;
+    },
+  };
+  return server;
+}
