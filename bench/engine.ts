@@ -1,0 +1,452 @@
+// npm run bench [-- --quick]: the engine's figures next to their baselines, in one run on the
+// sample data, over the same seeded random queries. Figures only: targets are printed with the
+// measured ratio, never asserted.
+//
+//   1. unified search          engine.search({ zip, radius: 25 })
+//   2. radius fan-out          one walk of the unified index vs geokdbush per carrier vs the floor
+//   3. nearest-k per carrier   LocationIndex.nearest vs geokdbush.around vs a brute-force scan
+//   4. cold start              snapshot load, first query and RSS, in fresh node processes
+//   5. scale                   1M and 10M synthetic points (--quick: 1M only)
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import KDBush from 'kdbush';
+import { around } from 'geokdbush';
+import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { Hits } from '../engine/location-index.js';
+import { Network } from '../engine/network.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import { heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
+import { compare, median, quantile, singleCalls, sinkValue, type Timing } from './measure.js';
+import type { ScaleResult } from './scale.js';
+import { bruteNearest, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED } from './workload.js';
+
+const quick = process.argv.includes('--quick');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const started = performance.now();
+const QUERIES = 4096;
+const RADIUS = 25;
+const summary: string[][] = [];
+
+console.log('carrier-locations engine bench' + (quick ? ' (--quick: no 10M scale run)' : ''));
+const loadAvg = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${new Date().toISOString()}, load average ${loadAvg()}`);
+console.log(`seed ${SEED}; ${QUERIES} random contiguous-US gazetteer ZIPs as query points; times: median and p99 per call over interleaved batches (process.hrtime.bigint)`);
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+if (!existsSync(DEFAULT_SNAPSHOT)) {
+  console.log(`\nbuilding ${DEFAULT_SNAPSHOT} (npx tsx data/build-snapshot.ts)`);
+  const built = spawnSync('npx', ['tsx', 'data/build-snapshot.ts'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('snapshot build failed');
+}
+const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const net = new Network(content.network);
+const t = content.network;
+const engine = createEngine();
+const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);
+const unified = net.carriers.flatMap((c, i) => (c.unified ? [i] : []));
+const carrierSize = (c: number) => t.carrierLocStart[c + 1] - t.carrierLocStart[c];
+console.log(
+  `snapshot ${DEFAULT_SNAPSHOT.replace(root + '/', '')} (${mb(statSync(DEFAULT_SNAPSHOT).size)} MB): ` +
+    `${int(net.locationCount)} locations, ${net.carriers.length} carriers, ${unified.length} unified with ${int(t.unifiedLoc.length)} locations, ` +
+    `${int(content.gazetteer.zipCodes.length)} ZIPs`,
+);
+
+function timingRows(timings: Timing[], reference?: Timing): string[][] {
+  return timings.map((x) => [
+    x.name,
+    us(x.medianUs),
+    us(x.p99Us),
+    int(x.callsPerSec),
+    reference ? (x === reference ? '1.00x' : ratio(x.medianUs / reference.medianUs)) : '',
+    `${x.batches} x ${x.batchSize}`,
+  ]);
+}
+const TIMING_HEADER = ['contender', 'median us', 'p99 us', 'calls/s', 'vs ours', 'batches x calls'];
+
+// ---------------------------------------------------------------------------------------------
+// 1. Unified search
+
+heading('1. Unified search: engine.search({ zip, radius: 25 }) on random contiguous-US ZIPs');
+{
+  const kinds = { exact: 0, nearby: 0, none: 0 };
+  let results = 0;
+  for (let q = 0; q < QUERIES; q++) {
+    const r = engine.search({ zip: queries.zip[q], radius: RADIUS });
+    kinds[r.matchType]++;
+    results += r.total;
+  }
+  const hits = new Hits(512);
+  const accept = new Uint8Array(net.carriers.length);
+  for (const c of unified) accept[c] = 1;
+  const timings = compare(
+    [
+      { name: 'engine.search({ zip, radius: 25 })', run: (q) => engine.search({ zip: queries.zip[q], radius: RADIUS }).total },
+      { name: '  part: engine.geocode({ zip })', run: (q) => (engine.geocode({ zip: queries.zip[q] }).found ? 1 : 0) },
+      {
+        name: '  part: radius step (unifiedIndex.within + sort)',
+        run: (q) => {
+          hits.clear();
+          net.unifiedIndex.within(queries.lat[q], queries.lng[q], RADIUS, hits, accept, t.locCarrier);
+          hits.sort();
+          return hits.count;
+        },
+      },
+    ],
+    QUERIES,
+    { budgetMs: 3000 },
+  );
+  const single = singleCalls((q) => engine.search({ zip: queries.zip[q], radius: RADIUS }).total, QUERIES, 20000);
+  const search = timings[0];
+  console.log(table(['contender', 'median us', 'p99 us', 'calls/s', 'share of search', 'batches x calls'], timings.map((x) => [
+    x.name, us(x.medianUs), us(x.p99Us), int(x.callsPerSec), x === search ? '' : `${((100 * x.medianUs) / search.medianUs).toFixed(0)}%`,
+    `${x.batches} x ${x.batchSize}`,
+  ])));
+  console.log(
+    `  single calls (${int(single.length)}, each timed alone): p50 ${us(quantile(single, 0.5) / 1e3)} us, p99 ${us(quantile(single, 0.99) / 1e3)} us, ` +
+      `p99.9 ${us(quantile(single, 0.999) / 1e3)} us, max ${us(single[single.length - 1] / 1e3)} us`,
+  );
+  console.log(
+    `  answers: matchType exact ${kinds.exact}, nearby ${kinds.nearby}, none ${kinds.none} of ${QUERIES}; ${(results / QUERIES).toFixed(1)} results per search`,
+  );
+  summary.push([
+    'Unified search, 25 mi (`engine.search`)',
+    `${us(search.medianUs)} us median, ${us(search.p99Us)} us p99 (single calls: ${us(quantile(single, 0.99) / 1e3)} us p99); ${int(search.callsPerSec)} calls/s`,
+    '-',
+    '-',
+    '-',
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Radius fan-out
+
+interface FanOut {
+  all: Timing[];
+  ours: Timing;
+  naive: Timing;
+  floor: Timing;
+  mismatches: number;
+  meanHits: number;
+}
+
+function fanOut(radius: number, budgetMs: number): FanOut {
+  const hits = new Hits(512);
+  const accept = new Uint8Array(net.carriers.length);
+  for (const c of unified) accept[c] = 1;
+
+  // (a) the naive use of the library: a kdbush per carrier, geokdbush.around on each.
+  const perCarrier = unified.map((c) => {
+    const [from, to] = net.carrierLocations(c);
+    const kd = new KDBush(to - from);
+    for (let l = from; l < to; l++) kd.add(t.locLng[l], t.locLat[l]);
+    return { c, from, kd: kd.finish() };
+  });
+  const km = geokdbushKm(radius);
+  // (b) the floor: one kdbush of all unified locations, one range query, a haversine filter.
+  const floorKd = new KDBush(t.unifiedLoc.length);
+  const itemLat = Float64Array.from(t.unifiedLoc, (l) => t.locLat[l]);
+  const itemLng = Float64Array.from(t.unifiedLoc, (l) => t.locLng[l]);
+  for (let i = 0; i < itemLat.length; i++) floorKd.add(itemLng[i], itemLat[i]);
+  floorKd.finish();
+  const floorOut = new Uint32Array(t.unifiedLoc.length);
+
+  const ours = (q: number) => {
+    hits.clear();
+    net.unifiedIndex.within(queries.lat[q], queries.lng[q], radius, hits, accept, t.locCarrier);
+    return hits.count;
+  };
+  const naive = (q: number) => {
+    let n = 0;
+    for (const { kd } of perCarrier) n += around(kd, queries.lng[q], queries.lat[q], Infinity, km).length;
+    return n;
+  };
+  const floor = (q: number) => rangeHaversine(floorKd, itemLat, itemLng, queries.lat[q], queries.lng[q], radius, floorOut);
+
+  // Same set of locations from all three, for every query.
+  let mismatches = 0;
+  let totalHits = 0;
+  const examples: string[] = [];
+  for (let q = 0; q < QUERIES; q++) {
+    ours(q);
+    totalHits += hits.count;
+    const a = Array.from(hits.loc.subarray(0, hits.count)).sort((x, y) => x - y);
+    const b: number[] = [];
+    for (const { from, kd } of perCarrier) for (const id of around(kd, queries.lng[q], queries.lat[q], Infinity, km)) b.push(from + id);
+    b.sort((x, y) => x - y);
+    const n = floor(q);
+    const f = Array.from(floorOut.subarray(0, n), (i) => t.unifiedLoc[i]).sort((x, y) => x - y);
+    if (a.join() !== b.join() || a.join() !== f.join()) {
+      mismatches++;
+      if (examples.length < 5) examples.push(`    ZIP ${queries.zip[q]}: ours ${a.length}, (a) ${b.length}, (b) ${f.length}`);
+    }
+  }
+
+  const timings = compare(
+    [
+      { name: `ours: unifiedIndex.within (accept mask)`, run: ours },
+      { name: `(a) geokdbush.around per carrier (x${perCarrier.length})`, run: naive },
+      { name: `(b) floor: kdbush.range + haversine`, run: floor },
+      {
+        name: `ours + hits.sort() (as the Matcher runs it)`,
+        run: (q) => {
+          ours(q);
+          hits.sort();
+          return hits.count;
+        },
+      },
+    ],
+    QUERIES,
+    { budgetMs },
+  );
+  console.log(`  same locations from all three: ${QUERIES - mismatches} of ${QUERIES} queries agree; mismatches: ${mismatches}`);
+  for (const e of examples) console.log(e);
+  return { all: timings, ours: timings[0], naive: timings[1], floor: timings[2], mismatches, meanHits: totalHits / QUERIES };
+}
+
+heading(`2. Radius fan-out: every unified carrier's locations within ${RADIUS} mi of a random ZIP point`);
+{
+  console.log(`  ${unified.length} unified carriers, ${int(t.unifiedLoc.length)} locations (per carrier ${unified.map((c) => carrierSize(c)).join(', ')})`);
+  const result = fanOut(RADIUS, 3000);
+  console.log(`  ${result.meanHits.toFixed(2)} locations per fan-out on average`);
+  console.log(table(TIMING_HEADER, timingRows(result.all, result.ours)));
+  const speedup = result.naive.medianUs / result.ours.medianUs;
+  const overFloor = result.ours.medianUs / result.floor.medianUs;
+  console.log(`  target: ours at least 4x faster than (a):  (a)/ours = ${ratio(speedup)}  -> ${verdict(speedup >= 4)}`);
+  console.log(`  target: ours within 3x of the floor (b):   ours/(b) = ${ratio(overFloor)}  -> ${verdict(overFloor <= 3)}`);
+  summary.push([
+    `Radius fan-out, ${RADIUS} mi, ${unified.length} carriers (${int(t.unifiedLoc.length)} locs)`,
+    `${us(result.ours.medianUs)} us (p99 ${us(result.ours.p99Us)})`,
+    `(a) geokdbush per carrier ${us(result.naive.medianUs)} us`,
+    `${ratio(speedup)} faster`,
+    `>= 4x: ${verdict(speedup >= 4)}`,
+  ]);
+  summary.push([
+    '',
+    '',
+    `(b) kdbush.range + haversine ${us(result.floor.medianUs)} us`,
+    `${ratio(overFloor)} of floor`,
+    `<= 3x: ${verdict(overFloor <= 3)}`,
+  ]);
+  summary.push(['', `set mismatches: ${result.mismatches}`, '', '', '']);
+
+  console.log(`\n  the same at the API's largest radius, 100 mi (more hits; Hits.sort's path for > 48 hits):`);
+  const wide = fanOut(100, 1500);
+  console.log(`  ${wide.meanHits.toFixed(1)} locations per fan-out on average`);
+  console.log(table(TIMING_HEADER, timingRows(wide.all, wide.ours)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Nearest-k per carrier
+
+heading('3. Nearest-k per carrier (k = 1, 5), at any distance, from random ZIP points');
+{
+  const hits = new Hits(16);
+  const outId = new Uint32Array(8);
+  const outH = new Float64Array(8);
+  const rows: string[][] = [];
+  let mismatches = 0;
+  for (let c = 0; c < net.carriers.length; c++) {
+    const index = net.carrierIndex[c];
+    const [from, to] = net.carrierLocations(c);
+    for (const k of [1, 5]) {
+      // Same answers (distances; equal distances may come in any order) from all three.
+      for (let q = 0; q < QUERIES; q++) {
+        const lat = queries.lat[q];
+        const lng = queries.lng[q];
+        hits.clear();
+        index.nearest(lat, lng, k, hits);
+        const ids = around(index.kd, lng, lat, k);
+        const n = bruteNearest(lat, lng, k, t.locLat, t.locLng, from, to, outId, outH);
+        let ok = hits.count === n && ids.length === n;
+        for (let j = 0; ok && j < n; j++) {
+          const brute = hToMiles(outH[j]);
+          const lib = net.distanceTo(from + ids[j], lat, lng);
+          ok = Math.abs(hits.miles[j] - brute) < 1e-9 && Math.abs(lib - brute) < 1e-9;
+        }
+        if (!ok) mismatches++;
+      }
+      const [ours, lib, brute] = compare(
+        [
+          { name: 'ours', run: (q) => (hits.clear(), index.nearest(queries.lat[q], queries.lng[q], k, hits), hits.count) },
+          { name: 'geokdbush', run: (q) => around(index.kd, queries.lng[q], queries.lat[q], k).length },
+          { name: 'brute', run: (q) => bruteNearest(queries.lat[q], queries.lng[q], k, t.locLat, t.locLng, from, to, outId, outH) },
+        ],
+        QUERIES,
+        { budgetMs: 400, warmMs: 60 },
+      );
+      const r = ours.medianUs / lib.medianUs;
+      rows.push([
+        `${net.carriers[c].id} (${int(to - from)})`, String(k), us(ours.medianUs), us(ours.p99Us), us(lib.medianUs), us(lib.p99Us),
+        us(brute.medianUs), ratio(r), verdict(r <= 1), ratio(brute.medianUs / ours.medianUs),
+      ]);
+    }
+  }
+  console.log(table(
+    ['carrier (locations)', 'k', 'ours med', 'ours p99', 'geokdbush med', 'geokdbush p99', 'brute med', 'ours/geokdbush', 'no slower?', 'brute/ours'],
+    rows,
+  ));
+  console.log('  (times in us per query; target: ours no slower than geokdbush.around, i.e. ours/geokdbush <= 1.00x)');
+  console.log(`  same answers from all three: mismatches ${mismatches} of ${net.carriers.length * 2 * QUERIES} queries`);
+  for (const k of [1, 5]) {
+    const ks = rows.filter((r) => r[1] === String(k));
+    const span = (col: number) => {
+      const v = ks.map((r) => Number(r[col].replace(/[,x]/g, '')));
+      return `${us(Math.min(...v))}-${us(Math.max(...v))}`;
+    };
+    summary.push([
+      `Nearest k=${k}, per carrier (${ks.length} carriers, 85-37,404 locs)`,
+      `${span(2)} us`,
+      `geokdbush.around ${span(4)} us; brute force ${span(6)} us`,
+      `ours/geokdbush ${span(7)}x`,
+      `no slower: ${verdict(ks.every((r) => r[8] === 'met'))}`,
+    ]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Cold start, in fresh processes
+
+heading('4. Cold start: createEngine() + first search in a fresh node process (compiled dist/, median of 5)');
+{
+  const dist = join(root, 'dist', 'engine', 'index.js');
+  const stale = !existsSync(dist) || readdirSync(join(root, 'engine')).some((f) => {
+    if (!f.endsWith('.ts')) return false;
+    const js = join(root, 'dist', 'engine', f.replace(/\.ts$/, '.js'));
+    return !existsSync(js) || statSync(js).mtimeMs < statSync(join(root, 'engine', f)).mtimeMs;
+  });
+  if (stale) {
+    console.log('  compiling: npx tsc -p tsconfig.build.json (dist/ missing or older than engine/)');
+    const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+    if (tsc.status !== 0) console.log(`  (tsc exited ${tsc.status}; it still emits: ${tsc.stdout.split('\n').filter(Boolean).length} diagnostics lines)`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
+  const probe = join(dir, 'cold-start.mjs');
+  writeFileSync(
+    probe,
+    `const t0 = performance.now();
+const { createEngine } = await import(process.argv[2]);
+const t1 = performance.now();
+const engine = createEngine();
+const t2 = performance.now();
+const answer = engine.search({ zip: '60601', radius: 25 });
+const t3 = performance.now();
+const m = process.memoryUsage();
+console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, firstQueryMs: t3 - t2, rssMB: m.rss / 2 ** 20,
+  heapUsedMB: m.heapUsed / 2 ** 20, arrayBuffersMB: m.arrayBuffers / 2 ** 20, results: answer.total,
+  uptimeMs: performance.now() }));
+`,
+  );
+  const base = join(dir, 'baseline.mjs');
+  writeFileSync(base, `const m = process.memoryUsage();\nconsole.log(JSON.stringify({ rssMB: m.rss / 2 ** 20, heapUsedMB: m.heapUsed / 2 ** 20, uptimeMs: performance.now() }));\n`);
+  const runs: Record<string, number>[] = [];
+  const baselines: Record<string, number>[] = [];
+  for (let i = 0; i < 5; i++) {
+    const w0 = performance.now();
+    const child = spawnSync(process.execPath, [probe, pathToFileURL(dist).href], { encoding: 'utf8' });
+    const wall = performance.now() - w0;
+    if (child.status !== 0) throw new Error(`cold-start probe failed: ${child.stderr}`);
+    runs.push({ ...JSON.parse(child.stdout.trim().split('\n').pop()!), wallMs: wall });
+    const b0 = performance.now();
+    const plain = spawnSync(process.execPath, [base], { encoding: 'utf8' });
+    baselines.push({ ...JSON.parse(plain.stdout.trim()), wallMs: performance.now() - b0 });
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const med = (rows: Record<string, number>[], key: string) => median(rows.map((r) => r[key]));
+  const load = med(runs, 'loadMs');
+  const first = med(runs, 'firstQueryMs');
+  const rss = med(runs, 'rssMB');
+  const baseRss = med(baselines, 'rssMB');
+  console.log(table(
+    ['process', 'import ms', 'createEngine ms', 'first search ms', 'ready (from start) ms', 'process wall ms', 'RSS MB', 'heapUsed MB', 'arrayBuffers MB'],
+    [
+      ['engine (dist/engine/index.js)', ms(med(runs, 'importMs')), ms(load), ms(first), ms(med(runs, 'uptimeMs')), ms(med(runs, 'wallMs')), rss.toFixed(1), med(runs, 'heapUsedMB').toFixed(1), med(runs, 'arrayBuffersMB').toFixed(1)],
+      ['node baseline (imports nothing)', '', '', '', ms(med(baselines, 'uptimeMs')), ms(med(baselines, 'wallMs')), baseRss.toFixed(1), med(baselines, 'heapUsedMB').toFixed(1), ''],
+    ],
+  ));
+  console.log(`  runs (createEngine ms): ${runs.map((r) => ms(r.loadMs)).join(', ')}; RSS MB: ${runs.map((r) => r.rssMB.toFixed(1)).join(', ')}`);
+  console.log(`  target: snapshot load <= 100 ms:  createEngine ${ms(load)} ms = ${ratio(load / 100)} of target -> ${verdict(load <= 100)}` +
+    `  (with the first search: ${ms(load + first)} ms -> ${verdict(load + first <= 100)})`);
+  console.log(`  target: RSS after load <= 150 MB: ${rss.toFixed(1)} MB = ${ratio(rss / 150)} of target -> ${verdict(rss <= 150)}` +
+    `  (node alone: ${baseRss.toFixed(1)} MB; the engine adds ${(rss - baseRss).toFixed(1)} MB)`);
+  summary.push([
+    'Cold start: `createEngine()` (snapshot load)',
+    `${ms(load)} ms; + first search ${ms(first)} ms`,
+    `import ${ms(med(runs, 'importMs'))} ms`,
+    `${ratio(load / 100)} of target`,
+    `<= 100 ms: ${verdict(load <= 100)}`,
+  ]);
+  summary.push([
+    'RSS after load + first search',
+    `${rss.toFixed(1)} MB`,
+    `node alone ${baseRss.toFixed(1)} MB`,
+    `${ratio(rss / 150)} of target`,
+    `<= 150 MB: ${verdict(rss <= 150)}`,
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Scale, each run in a process of its own
+
+heading('5. Scale: synthetic points over the contiguous US, LocationIndex built from kdbush in the bench');
+{
+  const runs: [number, 'uniform' | 'clustered'][] = [
+    [1_000_000, 'uniform'],
+    [1_000_000, 'clustered'],
+  ];
+  if (!quick) runs.push([10_000_000, 'uniform'], [10_000_000, 'clustered']);
+  const results: ScaleResult[] = [];
+  for (const [points, distribution] of runs) {
+    const w0 = performance.now();
+    const child = spawnSync(process.execPath, [...process.execArgv, join(root, 'bench', 'scale.ts'), String(points), distribution], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
+    if (child.status !== 0) throw new Error(`scale run ${points} ${distribution} failed: ${child.stderr}`);
+    const result = JSON.parse(child.stdout.trim().split('\n').pop()!) as ScaleResult;
+    results.push(result);
+    console.log(`  ${int(points)} ${distribution}: child process done in ${((performance.now() - w0) / 1e3).toFixed(1)} s`);
+  }
+  console.log('  uniform: uniform in the lon/lat box; clustered: Gaussian (sigma 5 mi) around random ZIP points. Queries: random ZIP points.');
+  console.log(table(
+    ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MB', 'LocationIndex MB', 'RSS delta MB', 'peak RSS delta MB', 'hits @25 mi', 'hits @5 mi', 'mismatches'],
+    results.map((r) => [
+      `${int(r.points)} ${r.distribution}`, ms(r.buildMs), ms(r.indexCtorMs), mb(r.kdbushBytes), mb(r.locationIndexBytes), mb(r.rssDeltaBytes), mb(r.rssPeakDeltaBytes),
+      r.hitsPerQuery['within 25 mi'].toFixed(0), r.hitsPerQuery['within 5 mi'].toFixed(1),
+      `${Object.values(r.mismatches).reduce((a, b) => a + b, 0)} of ${r.checked * 3}`,
+    ]),
+  ));
+  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat) + the lazy item->slot map nearest() builds;');
+  console.log('   RSS delta = RSS with only the LocationIndex alive (input points subtracted) - RSS before generating the points)');
+  const rows: string[][] = [];
+  for (const r of results) {
+    for (const [key, timings] of Object.entries(r.timings)) {
+      const [ours, base] = timings;
+      rows.push([`${int(r.points)} ${r.distribution}`, key, ours.name, us(ours.medianUs), us(ours.p99Us), base.name, us(base.medianUs), us(base.p99Us), ratio(ours.medianUs / base.medianUs)]);
+    }
+  }
+  console.log(table(['points', 'query', 'ours', 'median us', 'p99 us', 'baseline', 'median us', 'p99 us', 'ours/baseline'], rows));
+  for (const r of results) {
+    const tm = r.timings;
+    summary.push([
+      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: within 25 / 5 mi, nearest k=5`,
+      `${us(tm['within 25 mi'][0].medianUs)} / ${us(tm['within 5 mi'][0].medianUs)} / ${us(tm['nearest k=5'][0].medianUs)} us`,
+      `range+haversine ${us(tm['within 25 mi'][1].medianUs)} / ${us(tm['within 5 mi'][1].medianUs)} us; geokdbush k=5 ${us(tm['nearest k=5'][1].medianUs)} us`,
+      `build ${ms(r.buildMs)} ms`,
+      `index ${mb(r.locationIndexBytes)} MB, RSS +${mb(r.rssDeltaBytes)} MB`,
+    ]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+heading('Summary (paste into README "Performance")');
+console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs are per-call medians.\n`);
+console.log(markdownTable(['Measure', 'Engine', 'Baseline', 'Ratio', 'Target'], summary, ['l', 'l', 'l', 'l', 'l']));
+console.log(`\nbench runtime ${((performance.now() - started) / 1e3).toFixed(1)} s; load average at the end ${loadAvg()}${sinkValue() === 0.5 ? ' ' : ''}`);

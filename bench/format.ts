@@ -1,0 +1,53 @@
+// Plain-text tables with aligned columns, and the number formats the bench prints.
+
+export type Align = 'l' | 'r';
+
+export function table(header: string[], rows: string[][], align?: Align[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const cell = (text: string, i: number) =>
+    (align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'l' ? text.padEnd(widths[i]) : text.padStart(widths[i]);
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => cell(c ?? '', i)).join('  ').trimEnd();
+  return [line(header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function markdownTable(header: string[], rows: string[][], align?: Align[]): string {
+  const bar = header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'l' ? ':---' : '---:'));
+  return [header, bar, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+/** Microseconds with 3 significant digits (at least one decimal below 100). */
+export function us(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  if (value >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 10) return value.toFixed(1);
+  if (value >= 1) return value.toFixed(2);
+  return value.toFixed(3);
+}
+
+export function ms(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+export function int(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function mb(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}
+
+export function ratio(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return value >= 10 ? `${value.toFixed(1)}x` : `${value.toFixed(2)}x`;
+}
+
+/** "met" / "NOT met": a figure, not an assertion; the bench never fails on it. */
+export function verdict(met: boolean): string {
+  return met ? 'met' : 'NOT met';
+}
+
+export function heading(title: string): void {
+  console.log(`\n${title}\n${'='.repeat(title.length)}`);
+}

@@ -1,0 +1,61 @@
+// A server for bench/http.ts, run as its own process so the load generator does not share its
+// event loop: `node --import tsx bench/http-server.ts <kind> [static-body-file]`, prints its port.
+//
+//   express          the API through createExpressApp
+//   express-static   Express answering every request with the same precomputed body
+//   node             the API through the plain node:http adapter
+//   node-static      bare node:http answering with the same precomputed body
+
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createEngine } from '../engine/index.js';
+import { createExpressApp } from '../adapters/express.js';
+import { createApp } from '../adapters/http/app.js';
+import { KeyRing, parseApiKeys } from '../adapters/http/keys.js';
+import { MemoryKvStore } from '../adapters/kv/memory.js';
+import { createNodeServer } from '../adapters/node.js';
+
+export const BENCH_KEY = 'bench-key';
+
+const [kind, bodyFile] = process.argv.slice(2);
+
+function api() {
+  return createApp({ engine: createEngine(), keys: new KeyRing(parseApiKeys(`${BENCH_KEY}:enterprise`)), kv: new MemoryKvStore() });
+}
+
+function staticBody(): string {
+  if (!bodyFile) throw new Error('the static servers need the body file');
+  return readFileSync(bodyFile, 'utf8');
+}
+
+function server(): Server {
+  switch (kind) {
+    case 'express':
+      return createServer(createExpressApp(api()));
+    case 'node':
+      return createNodeServer(api());
+    case 'express-static': {
+      const body = staticBody();
+      const app = express();
+      app.disable('x-powered-by');
+      app.set('etag', false);
+      app.get('/api/locations', (_req, res) => {
+        res.type('application/json').send(body);
+      });
+      return createServer(app);
+    }
+    case 'node-static': {
+      const body = staticBody();
+      return createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(body);
+      });
+    }
+    default:
+      throw new Error(`unknown server kind "${kind}"`);
+  }
+}
+
+const s = server();
+s.listen(0, '127.0.0.1', () => console.log(`listening ${(s.address() as AddressInfo).port}`));

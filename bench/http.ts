@@ -1,0 +1,162 @@
+// npm run bench:http: the HTTP adapters' throughput next to their floors, on loopback only, with
+// bounded runs. Figures only: targets are printed with the measured ratio, never asserted.
+//
+//   1. Express: the API vs an Express app returning a precomputed body of the same size
+//   2. node:http: the API's plain adapter vs a bare node:http server doing the same
+//   3. Lambda cold start: a fresh node process importing the built bundle and answering one event
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { buildLambda } from '../adapters/build-lambda.js';
+import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import { heading, int, ms, ratio, table, verdict } from './format.js';
+import { randomZipPoints, SEED } from './workload.js';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 32;
+const COLD_STARTS = 5;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
+
+console.log(`carrier-locations HTTP bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}`);
+console.log(`${DURATION_S} s per server after a 1 s warm-up, ${CONNECTIONS} connections, autocannon on 127.0.0.1; servers in their own processes`);
+
+// The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
+// of the median answer size for the floors.
+const { gazetteer } = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
+const engine = createEngine();
+const sizes = zips.map((zip) => JSON.stringify(engine.search({ zip })).length).sort((a, b) => a - b);
+const medianZip = zips.find((zip) => JSON.stringify(engine.search({ zip })).length === sizes[sizes.length >> 1])!;
+const bodyFile = join(work, 'body.json');
+writeFileSync(bodyFile, JSON.stringify(engine.search({ zip: medianZip })));
+console.log(`answer sizes: median ${int(sizes[sizes.length >> 1])} B, p99 ${int(sizes[Math.floor(sizes.length * 0.99)])} B`);
+
+function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, bodyFile], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening (\d+)/);
+      if (m) resolve({ url: `http://127.0.0.1:${m[1]}`, child });
+    });
+    child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+interface Run {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(name: string, url: string, seconds: number): Promise<Run> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'x-api-key': 'bench-key' },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
+  });
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function measure(kind: string, name: string): Promise<Run> {
+  const server = await startServer(kind);
+  try {
+    await load(name, server.url, 1);
+    return await load(name, server.url, DURATION_S);
+  } finally {
+    server.child.kill();
+  }
+}
+
+/** Imports the bundle in a fresh process and answers one event; times from inside that process. */
+function coldStart(bundle: string): Promise<{ importMs: number; firstMs: number; processMs: number }> {
+  const script = `
+    const t0 = performance.now();
+    const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    const t1 = performance.now();
+    const r = await handler({ version: '2.0', rawPath: '/api/locations', rawQueryString: 'zip=60601', headers: { 'x-api-key': 'bench-key' },
+      requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
+    const t2 = performance.now();
+    if (r.statusCode !== 200) throw new Error('status ' + r.statusCode);
+    console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1 }));`;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dirname(bundle),
+    env: { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) =>
+      code === 0 ? resolve({ ...JSON.parse(out), processMs: performance.now() - started }) : reject(new Error(`cold start exited ${code}`)),
+    ),
+  );
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+try {
+  heading('GET /api/locations?zip=<random>');
+  const runs: Run[] = [];
+  for (const [kind, name] of [
+    ['express', 'Express: the API'],
+    ['express-static', 'Express: precomputed body'],
+    ['node', 'node:http: the API'],
+    ['node-static', 'node:http: precomputed body'],
+  ]) {
+    runs.push(await measure(kind, name));
+  }
+  console.log(
+    table(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+      runs.map((r) => [r.name, int(r.rps), ms(r.p50), ms(r.p99), int(r.non2xx), int(r.errors)]),
+    ),
+  );
+  const [ex, exFloor, node, nodeFloor] = runs;
+  console.log();
+  console.log(
+    table(
+      ['ratio', 'measured', 'target', 'verdict'],
+      [
+        ['Express API / Express precomputed', ratio(ex.rps / exFloor.rps), '>= 0.80x', verdict(ex.rps / exFloor.rps >= 0.8)],
+        ['node:http API / bare node:http', ratio(node.rps / nodeFloor.rps), '>= 0.60x', verdict(node.rps / nodeFloor.rps >= 0.6)],
+      ],
+    ),
+  );
+
+  heading(`Lambda cold start (built bundle, fresh node process, median of ${COLD_STARTS})`);
+  const build = await buildLambda({ outDir: join(work, 'lambda') });
+  const starts = [];
+  for (let i = 0; i < COLD_STARTS; i++) starts.push(await coldStart(build.bundle));
+  console.log(
+    table(
+      ['bundle', 'import ms', 'first answer ms', 'import + answer ms', 'process spawn to exit ms'],
+      [[
+        `${(build.bundleBytes / 2 ** 20).toFixed(1)} MB + ${(build.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`,
+        ms(median(starts.map((s) => s.importMs))),
+        ms(median(starts.map((s) => s.firstMs))),
+        ms(median(starts.map((s) => s.importMs + s.firstMs))),
+        ms(median(starts.map((s) => s.processMs))),
+      ]],
+    ),
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
