@@ -7,7 +7,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -17,14 +17,20 @@ import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, ms, ratio, table, verdict } from './format.js';
 import { randomZipPoints, SEED } from './workload.js';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+/** Seconds of load per server, split in interleaved rounds so the two contenders share the machine's noise. */
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = 3;
 const CONNECTIONS = 32;
 const COLD_STARTS = 5;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
 
 console.log(`carrier-locations HTTP bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}`);
-console.log(`${DURATION_S} s per server after a 1 s warm-up, ${CONNECTIONS} connections, autocannon on 127.0.0.1; servers in their own processes`);
+console.log(
+  `${DURATION_S} s per server in ${ROUNDS} interleaved rounds after a 1 s warm-up, ${CONNECTIONS} connections, ` +
+    `autocannon on 127.0.0.1, servers in their own processes; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+);
+console.log('figures per server: the round with the median req/s');
 
 // The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
 // of the median answer size for the floors.
@@ -74,13 +80,18 @@ async function load(name: string, url: string, seconds: number): Promise<Run> {
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
-async function measure(kind: string, name: string): Promise<Run> {
-  const server = await startServer(kind);
+/** The API and its floor, warmed up, then loaded in alternating rounds. */
+async function measurePair(pair: [kind: string, name: string][]): Promise<Run[]> {
+  const servers = await Promise.all(pair.map(([kind]) => startServer(kind)));
   try {
-    await load(name, server.url, 1);
-    return await load(name, server.url, DURATION_S);
+    const rounds: Run[][] = pair.map(() => []);
+    for (const [i, [, name]] of pair.entries()) await load(name, servers[i].url, 1);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, [, name]] of pair.entries()) rounds[i].push(await load(name, servers[i].url, DURATION_S / ROUNDS));
+    }
+    return rounds.map((runs) => [...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1]);
   } finally {
-    server.child.kill();
+    for (const s of servers) s.child.kill();
   }
 }
 
@@ -114,15 +125,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 
 try {
   heading('GET /api/locations?zip=<random>');
-  const runs: Run[] = [];
-  for (const [kind, name] of [
-    ['express', 'Express: the API'],
-    ['express-static', 'Express: precomputed body'],
-    ['node', 'node:http: the API'],
-    ['node-static', 'node:http: precomputed body'],
-  ]) {
-    runs.push(await measure(kind, name));
-  }
+  const runs = [
+    ...(await measurePair([['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
+    ...(await measurePair([['node', 'node:http: the API'], ['node-static', 'node:http: precomputed body']])),
+  ];
   console.log(
     table(
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],

@@ -11,17 +11,25 @@ import type { DropPointResult, LocationPage } from './types.js';
 
 export class DropPoints {
   private readonly postal: number[];
-  private readonly byCode = new Map<string, number>();
+  private byCodeMap: Map<string, number> | null = null;
 
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
   ) {
     this.postal = net.carriers.flatMap((c, i) => (c.kind === 'postal' ? [i] : []));
-    for (const c of this.postal) {
-      const [from, to] = net.carrierLocations(c);
-      for (let l = from; l < to; l++) if (!this.byCode.has(net.t.locCode[l])) this.byCode.set(net.t.locCode[l], l);
+  }
+
+  /** Drop points by id, built on the first lookup by id. */
+  private get byCode(): Map<string, number> {
+    if (!this.byCodeMap) {
+      this.byCodeMap = new Map();
+      for (const c of this.postal) {
+        const [from, to] = this.net.carrierLocations(c);
+        for (let l = from; l < to; l++) if (!this.byCodeMap.has(this.net.t.locCode[l])) this.byCodeMap.set(this.net.t.locCode[l], l);
+      }
     }
+    return this.byCodeMap;
   }
 
   /** Drop points within the radius of a ZIP, nearest first, each with its distance. */

@@ -137,16 +137,25 @@ function meanPoint(members: number[], lat: Float64Array, lng: Float64Array): [nu
 
 /** Read-only lookups over a GazetteerTable. */
 export class Gazetteer {
-  private readonly placesByKey = new Map<string, number[]>();
+  private placesByKeyMap: Map<string, number[]> | null = null;
   private readonly stateIds = new Map<string, number>();
 
   constructor(readonly table: GazetteerTable) {
-    table.placeKeys.forEach((key, p) => {
-      const list = this.placesByKey.get(key);
-      if (list) list.push(p);
-      else this.placesByKey.set(key, [p]);
-    });
     table.stateCodes.forEach((code, s) => this.stateIds.set(code, s));
+  }
+
+  /** Places by name key, built on the first city query: ZIP-only users never pay for it. */
+  private get placesByKey(): Map<string, number[]> {
+    if (!this.placesByKeyMap) {
+      const map = new Map<string, number[]>();
+      this.table.placeKeys.forEach((key, p) => {
+        const list = map.get(key);
+        if (list) list.push(p);
+        else map.set(key, [p]);
+      });
+      this.placesByKeyMap = map;
+    }
+    return this.placesByKeyMap;
   }
 
   get zipCount(): number {

@@ -4,11 +4,9 @@
 // allocates nothing.
 
 import KDBush from 'kdbush';
-import { around } from 'geokdbush';
 import { boundingBoxes, EARTH_RADIUS_MILES } from './geo.js';
 
 const RAD = Math.PI / 180;
-const KM_PER_MILE = 1.609344;
 
 /** Hits of one query: location ids and their distances in miles, in parallel buffers. */
 export class Hits {
@@ -31,29 +29,9 @@ export class Hits {
     this.miles[this.count++] = miles;
   }
 
-  /** Sorts by distance, ties by location id (carrier, then terminal code). */
+  /** Sorts by distance, ties by location id (carrier, then terminal code); in place, no allocation. */
   sort(): void {
-    const { loc, miles, count } = this;
-    if (count <= 48) {
-      for (let i = 1; i < count; i++) {
-        const l = loc[i];
-        const m = miles[i];
-        let j = i - 1;
-        while (j >= 0 && (miles[j] > m || (miles[j] === m && loc[j] > l))) {
-          loc[j + 1] = loc[j];
-          miles[j + 1] = miles[j];
-          j--;
-        }
-        loc[j + 1] = l;
-        miles[j + 1] = m;
-      }
-      return;
-    }
-    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => miles[a] - miles[b] || loc[a] - loc[b]);
-    const sortedLoc = Uint32Array.from(order, (i) => loc[i]);
-    const sortedMiles = Float64Array.from(order, (i) => miles[i]);
-    loc.set(sortedLoc);
-    miles.set(sortedMiles);
+    sortRange(this.loc, this.miles, 0, this.count - 1);
   }
 
   private grow(): void {
@@ -63,6 +41,60 @@ export class Hits {
     miles.set(this.miles);
     this.loc = loc;
     this.miles = miles;
+  }
+}
+
+function before(loc: Uint32Array, miles: Float64Array, a: number, b: number): boolean {
+  return miles[a] < miles[b] || (miles[a] === miles[b] && loc[a] < loc[b]);
+}
+
+function swap(loc: Uint32Array, miles: Float64Array, a: number, b: number): void {
+  const l = loc[a];
+  loc[a] = loc[b];
+  loc[b] = l;
+  const m = miles[a];
+  miles[a] = miles[b];
+  miles[b] = m;
+}
+
+/** Quicksort (median of three, insertion sort below 16) of parallel hit buffers [lo, hi]. */
+function sortRange(loc: Uint32Array, miles: Float64Array, lo: number, hi: number): void {
+  while (hi - lo >= 16) {
+    const mid = (lo + hi) >> 1;
+    if (before(loc, miles, mid, lo)) swap(loc, miles, mid, lo);
+    if (before(loc, miles, hi, lo)) swap(loc, miles, hi, lo);
+    if (before(loc, miles, hi, mid)) swap(loc, miles, hi, mid);
+    swap(loc, miles, mid, hi - 1);
+    const pivot = hi - 1;
+    let i = lo;
+    let j = hi - 1;
+    for (;;) {
+      while (before(loc, miles, ++i, pivot));
+      while (j > lo && before(loc, miles, pivot, --j));
+      if (i >= j) break;
+      swap(loc, miles, i, j);
+    }
+    swap(loc, miles, i, hi - 1);
+    // Recurse into the smaller side, loop on the larger: stack depth stays logarithmic.
+    if (i - lo < hi - i) {
+      sortRange(loc, miles, lo, i - 1);
+      lo = i + 1;
+    } else {
+      sortRange(loc, miles, i + 1, hi);
+      hi = i - 1;
+    }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const l = loc[i];
+    const m = miles[i];
+    let j = i - 1;
+    while (j >= lo && (miles[j] > m || (miles[j] === m && loc[j] > l))) {
+      loc[j + 1] = loc[j];
+      miles[j + 1] = miles[j];
+      j--;
+    }
+    loc[j + 1] = l;
+    miles[j + 1] = m;
   }
 }
 
@@ -76,11 +108,11 @@ export class LocationIndex {
   private readonly slotCosLat: Float64Array;
 
   /**
-   * @param data serialized kdbush index (copied: kdbush needs a buffer of its own)
+   * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
    * @param itemLocation location id of each indexed item, or a number: item i is location offset + i
    */
-  constructor(data: Uint8Array, itemLocation: Uint32Array | number) {
-    this.kd = KDBush.from(data.slice().buffer);
+  constructor(index: KDBush | Uint8Array, itemLocation: Uint32Array | number) {
+    this.kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
     const { ids, coords } = this.kd;
     const n = ids.length;
     this.slotLoc = new Uint32Array(n);
@@ -182,31 +214,234 @@ export class LocationIndex {
     if (h <= threshold) hits.push(loc, 2 * EARTH_RADIUS_MILES * Math.asin(Math.sqrt(h)));
   }
 
-  /** The k nearest locations at any distance (or within maxMiles), nearest first. */
+  /**
+   * Appends the k nearest locations (at any distance, or within maxMiles), nearest first. A
+   * best-first walk of the kd-tree: nodes wait in a typed-array min-heap keyed by a lower bound of
+   * the haversine term, the k best points so far in a small sorted buffer whose worst entry prunes
+   * every node that cannot beat it.
+   */
   nearest(lat: number, lng: number, k: number, hits: Hits, maxMiles = Infinity): void {
-    if (this.slotLoc.length === 0) return;
-    const items = around(this.kd, lng, lat, k, maxMiles * KM_PER_MILE);
-    const { ids } = this.kd;
-    // geokdbush answers item ids; map them back to locations through the kd slots.
-    for (const item of items) {
-      const slot = this.slotOfItem(item, ids);
-      const loc = this.slotLoc[slot];
-      const y = this.kd.coords[2 * slot + 1];
-      const x = this.kd.coords[2 * slot];
-      const sinDLat = Math.sin(((y - lat) * RAD) / 2);
-      const sinDLng = Math.sin(((x - lng) * RAD) / 2);
-      const h = sinDLat * sinDLat + Math.cos(lat * RAD) * this.slotCosLat[slot] * sinDLng * sinDLng;
-      hits.push(loc, 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h))));
+    const n = this.slotLoc.length;
+    if (n === 0 || k <= 0) return;
+    const maxH = maxMiles >= Math.PI * EARTH_RADIUS_MILES ? 1 : Math.sin(maxMiles / (2 * EARTH_RADIUS_MILES)) ** 2;
+    const cosLat = Math.cos(lat * RAD);
+    const { coords, nodeSize } = this.kd;
+    const { slotLoc, slotCosLat } = this;
+    const heap = searchHeap;
+    const best = bestPoints;
+    heap.reset();
+    best.reset(Math.min(k, n));
+    heap.pushNode(0, 0, n - 1, 0, -180, -90, 180, 90);
+    let bound = maxH;
+    while (heap.size > 0 && heap.topKey() <= bound) {
+      const node = heap.pop();
+      const left = heap.left[node];
+      const right = heap.right[node];
+      if (right - left <= nodeSize) {
+        for (let i = left; i <= right; i++) {
+          const h = haversineTerm(lat, lng, cosLat, coords[2 * i + 1], coords[2 * i], slotCosLat[i]);
+          if (h <= bound) bound = Math.min(maxH, best.insert(h, i));
+        }
+        continue;
+      }
+      const m = (left + right) >> 1;
+      const mx = coords[2 * m];
+      const my = coords[2 * m + 1];
+      const h = haversineTerm(lat, lng, cosLat, my, mx, slotCosLat[m]);
+      if (h <= bound) bound = Math.min(maxH, best.insert(h, m));
+      const axis = heap.axis[node];
+      const minLng = heap.minLng[node];
+      const minLat = heap.minLat[node];
+      const maxLng = heap.maxLng[node];
+      const maxLat = heap.maxLat[node];
+      const next = 1 - axis;
+      if (axis === 0) {
+        pushChild(heap, lat, lng, cosLat, bound, left, m - 1, next, minLng, minLat, mx, maxLat);
+        pushChild(heap, lat, lng, cosLat, bound, m + 1, right, next, mx, minLat, maxLng, maxLat);
+      } else {
+        pushChild(heap, lat, lng, cosLat, bound, left, m - 1, next, minLng, minLat, maxLng, my);
+        pushChild(heap, lat, lng, cosLat, bound, m + 1, right, next, minLng, my, maxLng, maxLat);
+      }
     }
-  }
-
-  private itemSlots: Uint32Array | null = null;
-
-  private slotOfItem(item: number, ids: ArrayLike<number>): number {
-    if (this.itemSlots === null) {
-      this.itemSlots = new Uint32Array(ids.length);
-      for (let i = 0; i < ids.length; i++) this.itemSlots[ids[i]] = i;
+    for (let i = 0; i < best.count; i++) {
+      hits.push(slotLoc[best.slots[i]], 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(best.keys[i]))));
     }
-    return this.itemSlots[item];
   }
 }
+
+/** The k smallest haversine terms seen so far, ascending, with their kd slots. */
+class BestPoints {
+  keys = new Float64Array(16);
+  slots = new Int32Array(16);
+  count = 0;
+  k = 0;
+
+  reset(k: number): void {
+    this.k = k;
+    this.count = 0;
+    if (this.keys.length < k) {
+      this.keys = new Float64Array(k);
+      this.slots = new Int32Array(k);
+    }
+  }
+
+  /** Inserts a point; returns the pruning bound: the k-th best term once k are held, else 1. */
+  insert(key: number, slot: number): number {
+    const { keys, slots, k } = this;
+    let i: number;
+    if (this.count < k) i = this.count++;
+    else if (key >= keys[k - 1]) return keys[k - 1];
+    else i = k - 1;
+    while (i > 0 && keys[i - 1] > key) {
+      keys[i] = keys[i - 1];
+      slots[i] = slots[i - 1];
+      i--;
+    }
+    keys[i] = key;
+    slots[i] = slot;
+    return this.count === k ? keys[k - 1] : 1;
+  }
+}
+
+function pushChild(
+  heap: SearchHeap, lat: number, lng: number, cosLat: number, maxH: number,
+  left: number, right: number, axis: number, minLng: number, minLat: number, maxLng: number, maxLat: number,
+): void {
+  if (right < left) return;
+  const bound = boxLowerBound(lat, lng, cosLat, minLng, minLat, maxLng, maxLat);
+  if (bound <= maxH) heap.pushNode(bound, left, right, axis, minLng, minLat, maxLng, maxLat);
+}
+
+function hav(radians: number): number {
+  const s = Math.sin(radians / 2);
+  return s * s;
+}
+
+/** The haversine term h = hav(dLat) + cos(lat1) cos(lat2) hav(dLng); distance = 2R asin(sqrt(h)). */
+function haversineTerm(lat: number, lng: number, cosLat: number, lat2: number, lng2: number, cosLat2: number): number {
+  return hav((lat2 - lat) * RAD) + cosLat * cosLat2 * hav((lng2 - lng) * RAD);
+}
+
+/**
+ * A lower bound of the haversine term from the query point to any point of a lng/lat box. Beside
+ * the box's longitudes, the nearest point on the nearer edge meridian is where the great circle
+ * through the query point meets it at a right angle: latitude atan(tan(lat) / cos(dLng)).
+ */
+function boxLowerBound(
+  lat: number, lng: number, cosLat: number, minLng: number, minLat: number, maxLng: number, maxLat: number,
+): number {
+  if (lng >= minLng && lng <= maxLng) {
+    if (lat < minLat) return hav((minLat - lat) * RAD);
+    if (lat > maxLat) return hav((lat - maxLat) * RAD);
+    return 0;
+  }
+  const havDLng = Math.min(hav((minLng - lng) * RAD), hav((maxLng - lng) * RAD));
+  const cosDLng = 1 - 2 * havDLng;
+  const perpendicularLat = cosDLng <= 0 ? (lat > 0 ? 90 : -90) : Math.atan(Math.tan(lat * RAD) / cosDLng) / RAD;
+  if (perpendicularLat > minLat && perpendicularLat < maxLat) return onMeridian(lat, cosLat, perpendicularLat, havDLng);
+  return Math.min(onMeridian(lat, cosLat, minLat, havDLng), onMeridian(lat, cosLat, maxLat, havDLng));
+}
+
+function onMeridian(lat: number, cosLat: number, lat2: number, havDLng: number): number {
+  return hav((lat2 - lat) * RAD) + cosLat * Math.cos(lat2 * RAD) * havDLng;
+}
+
+/** Binary min-heap of kd-tree nodes and points in typed arrays, reused by every query. */
+class SearchHeap {
+  keys = new Float64Array(256);
+  /** >= 0: a node of the pool; < 0: the point in kd slot -item - 1. */
+  items = new Int32Array(256);
+  size = 0;
+  left = new Int32Array(256);
+  right = new Int32Array(256);
+  axis = new Uint8Array(256);
+  minLng = new Float64Array(256);
+  minLat = new Float64Array(256);
+  maxLng = new Float64Array(256);
+  maxLat = new Float64Array(256);
+  private nodes = 0;
+
+  reset(): void {
+    this.size = 0;
+    this.nodes = 0;
+  }
+
+  topKey(): number {
+    return this.keys[0];
+  }
+
+  pushNode(key: number, left: number, right: number, axis: number, minLng: number, minLat: number, maxLng: number, maxLat: number): void {
+    if (this.nodes === this.left.length) this.growNodes();
+    const id = this.nodes++;
+    this.left[id] = left;
+    this.right[id] = right;
+    this.axis[id] = axis;
+    this.minLng[id] = minLng;
+    this.minLat[id] = minLat;
+    this.maxLng[id] = maxLng;
+    this.maxLat[id] = maxLat;
+    this.push(key, id);
+  }
+
+  pushPoint(key: number, slot: number): void {
+    this.push(key, -slot - 1);
+  }
+
+  private push(key: number, item: number): void {
+    if (this.size === this.keys.length) {
+      this.keys = grow(this.keys, new Float64Array(this.keys.length * 2));
+      this.items = grow(this.items, new Int32Array(this.items.length * 2));
+    }
+    const { keys, items } = this;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      keys[i] = keys[parent];
+      items[i] = items[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    items[i] = item;
+  }
+
+  pop(): number {
+    const { keys, items } = this;
+    const top = items[0];
+    const last = --this.size;
+    const key = keys[last];
+    const item = items[last];
+    let i = 0;
+    const half = last >> 1;
+    while (i < half) {
+      let child = 2 * i + 1;
+      if (child + 1 < last && keys[child + 1] < keys[child]) child++;
+      if (keys[child] >= key) break;
+      keys[i] = keys[child];
+      items[i] = items[child];
+      i = child;
+    }
+    keys[i] = key;
+    items[i] = item;
+    return top;
+  }
+
+  private growNodes(): void {
+    const size = this.left.length * 2;
+    this.left = grow(this.left, new Int32Array(size));
+    this.right = grow(this.right, new Int32Array(size));
+    this.axis = grow(this.axis, new Uint8Array(size));
+    this.minLng = grow(this.minLng, new Float64Array(size));
+    this.minLat = grow(this.minLat, new Float64Array(size));
+    this.maxLng = grow(this.maxLng, new Float64Array(size));
+    this.maxLat = grow(this.maxLat, new Float64Array(size));
+  }
+}
+
+function grow<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from as never);
+  return to;
+}
+
+const searchHeap = new SearchHeap();
+const bestPoints = new BestPoints();

@@ -24,10 +24,13 @@ export class Matcher {
   private generation = 0;
   private readonly hits = new Hits(512);
   private readonly accept: Uint8Array;
+  /** Position of each carrier in the current query's list, -1 when not in it. */
+  private readonly slot: Int16Array;
 
   constructor(private readonly net: Network) {
     this.stamp = new Uint32Array(net.locationCount);
     this.accept = new Uint8Array(net.carriers.length);
+    this.slot = new Int16Array(net.carriers.length).fill(-1);
   }
 
   /** One match per carrier of `carriers` (carrier numbers, any order), in the same order. */
@@ -49,7 +52,8 @@ export class Matcher {
   private exactLocations(place: Place, carriers: readonly number[]): number[][] {
     const net = this.net;
     const t = net.t;
-    const slot = new Int16Array(net.carriers.length).fill(-1);
+    const slot = this.slot;
+    slot.fill(-1);
     carriers.forEach((c, i) => (slot[c] = i));
     const found: number[][] = carriers.map(() => []);
     const generation = this.nextGeneration();
@@ -91,10 +95,11 @@ export class Matcher {
     if (allUnified) net.unifiedIndex.within(lat, lng, radiusMiles, hits, accept, net.t.locCarrier);
     else for (const m of pending) net.carrierIndex[m.carrier].within(lat, lng, radiusMiles, hits);
     hits.sort();
-    const byCarrier = new Int16Array(net.carriers.length).fill(-1);
-    pending.forEach((m, i) => (byCarrier[m.carrier] = i));
+    const slot = this.slot;
+    slot.fill(-1);
+    pending.forEach((m, i) => (slot[m.carrier] = i));
     for (let k = 0; k < hits.count; k++) {
-      const m = pending[byCarrier[net.t.locCarrier[hits.loc[k]]]];
+      const m = pending[slot[net.t.locCarrier[hits.loc[k]]]];
       m.kind = 'nearby';
       m.locs.push(hits.loc[k]);
       m.miles.push(hits.miles[k]);

@@ -13,6 +13,7 @@ export class Network {
   readonly unifiedIndex: LocationIndex;
   private readonly carrierIds = new Map<string, number>();
   private readonly lazy = new Map<string, Map<string, number[]>>();
+  private readonly nearestHits = new Hits(4);
 
   constructor(readonly t: NetworkTable) {
     this.carriers = t.carriers;
@@ -151,7 +152,8 @@ export class Network {
 
   /** The nearest location of carrier c at any distance, or null when it has none. */
   nearestOf(c: number, lat: number, lng: number): { loc: number; miles: number } | null {
-    const hits = new Hits(4);
+    const hits = this.nearestHits;
+    hits.clear();
     this.carrierIndex[c].nearest(lat, lng, 1, hits);
     return hits.count > 0 ? { loc: hits.loc[0], miles: hits.miles[0] } : null;
   }

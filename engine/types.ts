@@ -65,8 +65,8 @@ export interface PlaceQuery {
   zip?: string;
   city?: string;
   state?: string;
-  /** Miles, 1-100; default 25. */
-  radius?: number;
+  /** Miles, 1-100; default 25. Query-string text ("25") is accepted too. */
+  radius?: number | string;
 }
 
 export interface SearchQuery extends PlaceQuery {
