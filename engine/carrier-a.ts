@@ -1,6 +1,7 @@
 // carrier-a's own endpoints: service days at a point, transit time between two points, and the
 // carrier metadata for a point. All read the points-served row of the ZIP.
 
+import { NotFoundError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { placeKey } from './names.js';
@@ -26,7 +27,15 @@ export class CarrierAQueries {
     readonly carrierId = 'carrier-a',
   ) {}
 
+  /** carrier-a's number; its endpoints are not found when the dataset has no carrier-a. */
+  private carrier(): number {
+    const c = this.net.carrierNumber(this.carrierId);
+    if (c < 0) throw new NotFoundError(`${this.carrierId} is not in this dataset`);
+    return c;
+  }
+
   serviceDays(query: { zip: string; city?: string; date?: string }, today: Date = new Date()): ServiceDaysResult {
+    this.carrier();
     const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(q.zip, q.city);
     const where = this.describe(q.zip, row);
@@ -48,6 +57,7 @@ export class CarrierAQueries {
   }
 
   transitInfo(query: { origin_zip: string; dest_zip: string }): TransitInfoResult {
+    this.carrier();
     const q = parseInput(transitQuerySchema, query);
     const origin = this.row(q.origin_zip, undefined);
     const dest = this.row(q.dest_zip, undefined);
@@ -67,8 +77,8 @@ export class CarrierAQueries {
   }
 
   carrierInfo(query: { zip: string; city?: string }): CarrierMetadataResult {
+    const c = this.carrier();
     const q = parseInput(carrierInfoQuerySchema, query);
-    const c = this.net.carrierNumber(this.carrierId);
     const info = this.net.carriers[c];
     const row = this.row(q.zip, q.city);
     const where = this.describe(q.zip, row);

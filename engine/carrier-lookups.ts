@@ -134,7 +134,8 @@ export class CarrierLookups {
     const entry = (s: string) => states.get(s) ?? states.set(s, { locations: 0, zips: new Set() }).get(s)!;
     const countries = new Map<string, number>();
     for (const l of locs) {
-      if (t.locState[l]) entry(t.locState[l]).locations++;
+      // `states` are US states: admin codes of other countries would collide ("10" is in CA and MX).
+      if (t.locState[l] && t.locCountry[l] === 'US') entry(t.locState[l]).locations++;
       countries.set(t.locCountry[l], (countries.get(t.locCountry[l]) ?? 0) + 1);
     }
     if (country === undefined || country === 'US') {

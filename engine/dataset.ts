@@ -46,6 +46,9 @@ const terminalSchema = z.object({
   latitude: coordinate(-90, 90),
   longitude: coordinate(-180, 180),
   region: text,
+}).refine((row) => row.country !== 'US' || /^(\d{5}(-\d{4})?)?$/.test(row.zipCode), {
+  path: ['zipCode'],
+  message: 'zipCode of a US location must be 5 digits, ZIP+4 or empty',
 });
 
 const servicePointSchema = z.object({
@@ -139,26 +142,40 @@ function readCsv<S extends z.ZodType>(
     if (required) problems.push(`${file}: missing`);
     return [];
   }
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+  // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
+  const text = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
+  let records: { record: string[]; info: { lines: number; raw: string } }[];
   try {
-    records = parse(readFileSync(file), { columns: true, bom: true, info: true, skip_empty_lines: true, trim: true });
+    records = parse(text, { bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as unknown as typeof records;
   } catch (error) {
-    problems.push(`${file}: ${(error as Error).message}`);
+    const e = error as Error & { lines?: number };
+    problems.push(`${file}:${e.lines ?? 1}: ${e.message}`);
     return [];
   }
-  const header = records.length > 0 ? Object.keys(records[0].record) : [];
+  if (records.length === 0) {
+    problems.push(`${file}:1: missing header`);
+    return [];
+  }
+  const header = records[0].record;
   const missing = columns.filter((c) => !header.includes(c));
-  if (records.length > 0 && missing.length > 0) {
+  if (missing.length > 0) {
     problems.push(`${file}:1: missing column(s) ${missing.join(', ')}`);
     return [];
   }
   const rows: { row: z.output<S>; line: number; file: string }[] = [];
-  for (const { record, info } of records) {
-    const parsed = schema.safeParse(record);
-    if (parsed.success) rows.push({ row: parsed.data, line: info.lines, file });
+  for (const { record, info } of records.slice(1)) {
+    // Report the line a record starts on, also for records spanning several lines.
+    // (a record's raw text can carry the blank lines skipped before it)
+    const line = info.lines - (info.raw.replace(/^\n+/, '').replace(/\n$/, '').split('\n').length - 1);
+    if (record.length !== header.length) {
+      problems.push(`${file}:${line}: expected ${header.length} fields, got ${record.length}`);
+      continue;
+    }
+    const parsed = schema.safeParse(Object.fromEntries(header.map((name, i) => [name, record[i]])));
+    if (parsed.success) rows.push({ row: parsed.data, line, file });
     else {
       const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-      problems.push(`${file}:${info.lines}: ${reasons.join('; ')}`);
+      problems.push(`${file}:${line}: ${reasons.join('; ')}`);
     }
   }
   return rows;

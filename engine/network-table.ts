@@ -69,7 +69,7 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
   const locLat = Float64Array.from(terminals, (t) => t.latitude);
   const locLng = Float64Array.from(terminals, (t) => t.longitude);
   const locZipCode = Int32Array.from(terminals, (t) =>
-    t.country === 'US' && /^\d{5}$/.test(t.zipCode) ? Number(t.zipCode) : -1,
+    t.country === 'US' && /^\d{5}(-\d{4})?$/.test(t.zipCode) ? Number(t.zipCode.slice(0, 5)) : -1,
   );
   const locIndex = new Map(terminals.map((t, i) => [`${t.carrier}\u0000${t.terminalCode}`, i]));
 

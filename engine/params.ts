@@ -81,6 +81,7 @@ export const serviceDaysQuerySchema = z.object({
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: 'date must be a real calendar date (YYYY-MM-DD)',
     })
+    .refine((d) => d >= '1970-01-01' && d <= '2999-12-24', { error: 'date must be between 1970-01-01 and 2999-12-24' })
     .optional(),
 });
 

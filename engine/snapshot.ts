@@ -9,7 +9,7 @@ import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
 export const SNAPSHOT_VERSION = 1;
-const HEADER_BYTES = 16; // magic (8), version (4), manifest length (4)
+const HEADER_BYTES = 24; // magic (8), version (4), manifest length (4), sections length (8)
 
 type TypedArray = Int32Array | Uint32Array | Uint8Array | Float64Array | Uint16Array | Int16Array | Float32Array;
 const TYPED: Record<string, new (buffer: ArrayBuffer, offset: number, length: number) => TypedArray> = {
@@ -73,6 +73,7 @@ export function encodeSnapshot(content: object): Uint8Array {
   const header = new DataView(out.buffer);
   header.setUint32(8, SNAPSHOT_VERSION, true);
   header.setUint32(12, manifestBytes.byteLength, true);
+  header.setFloat64(16, size, true);
   out.set(manifestBytes, HEADER_BYTES);
   let cursor = HEADER_BYTES + manifestPadded;
   for (const chunk of chunks) {
@@ -96,8 +97,11 @@ export function decodeSnapshot<T>(file: Uint8Array, source = 'snapshot'): T {
     throw new DatasetError([`${source}: snapshot format ${version}, this engine reads ${SNAPSHOT_VERSION}: rebuild it with npm run data:build`]);
   }
   const manifestLength = header.getUint32(12, true);
-  const manifest = decoder.decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + manifestLength));
   const base = bytes.byteOffset + HEADER_BYTES + manifestLength + ((8 - (manifestLength % 8)) % 8);
+  const truncated = () => new DatasetError([`${source}: truncated or corrupt snapshot: rebuild it with npm run data:build`]);
+  if (HEADER_BYTES + manifestLength > bytes.byteLength) throw truncated();
+  const manifest = decoder.decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + manifestLength));
+  if (base - bytes.byteOffset + header.getFloat64(16, true) !== bytes.byteLength) throw truncated();
   const typed = (section: { type?: string; offset: number; length: number }) =>
     new TYPED[section.type!](bytes.buffer as ArrayBuffer, base + section.offset, section.length);
   const strings = (section: Section) => {
@@ -110,13 +114,18 @@ export function decodeSnapshot<T>(file: Uint8Array, source = 'snapshot'): T {
     return out;
   };
   const lazy: { owner: Record<string, unknown>; key: string; section: Section }[] = [];
-  const content = JSON.parse(manifest, function (this: Record<string, unknown>, key, value) {
-    if (value === null || typeof value !== 'object' || !('$section' in value)) return value;
-    const section = value as Section;
-    if (section.$section === 'typed') return typed(section);
-    lazy.push({ owner: this, key, section });
-    return null;
-  }) as T;
+  let content: T;
+  try {
+    content = JSON.parse(manifest, function (this: Record<string, unknown>, key, value) {
+      if (value === null || typeof value !== 'object' || !('$section' in value)) return value;
+      const section = value as Section;
+      if (section.$section === 'typed') return typed(section);
+      lazy.push({ owner: this, key, section });
+      return null;
+    }) as T;
+  } catch {
+    throw truncated();
+  }
   // String columns are decoded on first read: a cold start pays only for the columns it uses.
   for (const { owner, key, section } of lazy) {
     Object.defineProperty(owner, key, {

@@ -182,7 +182,9 @@ export function validateList(
   }
   const list = parseInput(stringListSchema(field), (body as Record<string, unknown>)[field] ?? null);
   if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
-  if (list.length > max) throw new InvalidInputError(`${field} must contain at most ${max} entries (got ${list.length})`);
+  if (list.length > max) {
+    throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);
+  }
   const seen = new Map<string, number>();
   return list.map((raw, i) => {
     if (!pattern.test(raw)) throw new InvalidInputError(`${field}[${i}] must be ${what} (got ${JSON.stringify(raw.slice(0, 20))})`);
