@@ -5,7 +5,7 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import { pagedSchema, parseInput, searchTextSchema } from './params.js';
+import { carrierLocationsQuerySchema, coverageQuerySchema, pagedSchema, parseInput, pathParamSchema, searchTextSchema } from './params.js';
 import { pageOf } from './paging.js';
 import { validateList, validateZipList } from './unified.js';
 import type { CarrierBatchResult, CarrierLocationsQuery, CoverageResult, LocationPage, LocationRecord } from './types.js';
@@ -21,14 +21,15 @@ export class CarrierLookups {
   ) {}
 
   carrier(id: string): number {
-    const c = this.net.carrierNumber(id);
-    if (c < 0) throw new InvalidInputError(`unknown carrier "${id}"`);
+    const c = typeof id === 'string' ? this.net.carrierNumber(id) : -1;
+    if (c < 0) throw new InvalidInputError(`unknown carrier "${String(id).slice(0, 40)}"`);
     return c;
   }
 
-  locations(carrierId: string, query: CarrierLocationsQuery): LocationPage {
+  locations(carrierId: string, input: CarrierLocationsQuery): LocationPage {
     const c = this.carrier(carrierId);
-    const page = parseInput(pagedSchema, { page: query.page }).page ?? 1;
+    const query = parseInput(carrierLocationsQuerySchema, input);
+    const page = query.page ?? 1;
     const lookup = this.net.carriers[c].lookup;
     const value = query[lookup];
     if (value === undefined || value === '') throw new InvalidInputError(`${lookup} is required`);
@@ -67,8 +68,9 @@ export class CarrierLookups {
 
   countryLocations(carrierId: string, code: string, query: { page?: number | string } = {}): LocationPage {
     const c = this.carrier(carrierId);
+    parseInput(pathParamSchema('code'), code);
     if (!COUNTRY.test(code)) throw new InvalidInputError('code must be a 2-letter country code');
-    const page = parseInput(pagedSchema, { page: query.page }).page ?? 1;
+    const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const country = code.toUpperCase();
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
     return pageOf(locs, page, (l) => this.net.record(l));
@@ -89,7 +91,8 @@ export class CarrierLookups {
   /** The points served by one terminal, as records of the served places. */
   terminalPoints(carrierId: string, code: string, query: { page?: number | string } = {}): LocationPage {
     const c = this.carrier(carrierId);
-    const page = parseInput(pagedSchema, { page: query.page }).page ?? 1;
+    parseInput(pathParamSchema('num'), code);
+    const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const t = this.net.t;
     const [from, to] = this.net.carrierLocations(c);
     let terminal = -1;
@@ -117,8 +120,9 @@ export class CarrierLookups {
     return { success: true, results, total };
   }
 
-  coverage(carrierId: string, query: { state?: string; country_code?: string }): CoverageResult {
+  coverage(carrierId: string, input: { state?: string; country_code?: string }): CoverageResult {
     const c = this.carrier(carrierId);
+    const query = parseInput(coverageQuerySchema, input);
     const t = this.net.t;
     const info = this.net.carriers[c];
     let state: string | undefined;

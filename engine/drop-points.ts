@@ -5,7 +5,7 @@ import type { Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import { Hits } from './location-index.js';
 import type { Network } from './network.js';
-import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput } from './params.js';
+import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput, pathParamSchema } from './params.js';
 import { pageOf } from './paging.js';
 import type { DropPointResult, LocationPage } from './types.js';
 
@@ -47,6 +47,7 @@ export class DropPoints {
   }
 
   byId(id: string): DropPointResult {
+    parseInput(pathParamSchema('id'), id);
     const l = this.byCode.get(id) ?? this.byCode.get(id.toUpperCase());
     if (l === undefined) throw new NotFoundError(`no drop point with id "${id.slice(0, 40)}"`);
     return { success: true, location: this.net.record(l) };

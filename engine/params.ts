@@ -91,6 +91,24 @@ export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optional
 
 export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusSchema, page: pageSchema });
 
+const optionalString = (name: string) => z.string({ error: `${name} must be a string` }).max(200, { error: `${name} must be at most 200 characters` }).optional();
+
+export const carrierLocationsQuerySchema = z.object({
+  zip: optionalString('zip'),
+  city: optionalString('city'),
+  country_code: optionalString('country_code'),
+  region: optionalString('region'),
+  state: optionalString('state'),
+  country: optionalString('country'),
+  page: pageSchema,
+});
+
+export const coverageQuerySchema = z.object({ state: optionalString('state'), country_code: optionalString('country_code') });
+
+/** A path parameter (station number, country code, drop-point id). */
+export const pathParamSchema = (name: string) =>
+  z.string({ error: `${name} must be a string` }).min(1, { error: `${name} is required` }).max(100, { error: `${name} must be at most 100 characters` });
+
 /** Parses input with a schema; the first problem becomes an InvalidInputError naming the parameter. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
