@@ -1,0 +1,65 @@
+// `npm run build:lambda`: bundles the Lambda handler into dist/lambda/index.mjs with everything it
+// imports, copies the compiled snapshot and the /docs assets beside it, so the folder runs (and
+// zips for upload) without node_modules.
+
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { DEFAULT_SNAPSHOT } from '../engine/index.js';
+import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Two levels up from dist/adapters/, one from adapters/ (when run from source). */
+const packageRoot = existsSync(join(here, '..', 'package.json')) ? join(here, '..') : join(here, '..', '..');
+
+// Bundled CommonJS dependencies (pino, ioredis) call require() and use __dirname, which ESM lacks.
+const BANNER = [
+  "import { createRequire as __createRequire } from 'node:module';",
+  "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+  "import { dirname as __pathDirname } from 'node:path';",
+  'const require = __createRequire(import.meta.url);',
+  'const __filename = __fileURLToPath(import.meta.url);',
+  'const __dirname = __pathDirname(__filename);',
+].join('\n');
+
+export interface LambdaBuild {
+  outDir: string;
+  bundle: string;
+  bundleBytes: number;
+  snapshotBytes: number;
+}
+
+export async function buildLambda(
+  options: { outDir?: string; snapshot?: string } = {},
+): Promise<LambdaBuild> {
+  const outDir = options.outDir ?? join(packageRoot, 'dist', 'lambda');
+  const snapshot = options.snapshot ?? process.env.SNAPSHOT_PATH ?? DEFAULT_SNAPSHOT;
+  if (!existsSync(snapshot)) throw new Error(`no snapshot at ${snapshot}: run \`npm run data:build\` first`);
+  // The compiled handler when this runs from dist/, the source when run with tsx.
+  const entry = existsSync(join(here, 'lambda.js')) ? join(here, 'lambda.js') : join(here, 'lambda.ts');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
+  const bundle = join(outDir, 'index.mjs');
+  await build({
+    entryPoints: [entry],
+    outfile: bundle,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: BANNER },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  copyFileSync(snapshot, join(outDir, 'snapshot.bin'));
+  const docs = swaggerUiDir();
+  if (docs) for (const name of DOCS_ASSETS) copyFileSync(join(docs, name), join(outDir, 'swagger-ui', name));
+  return { outDir, bundle, bundleBytes: statSync(bundle).size, snapshotBytes: statSync(snapshot).size };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await buildLambda();
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  console.log(`${result.bundle} (${mb(result.bundleBytes)}), snapshot ${mb(result.snapshotBytes)}: zip ${result.outDir} and upload it`);
+}

@@ -1,0 +1,62 @@
+// The API in Express 5: a standalone app, or a router to mount inside an existing app
+// (`app.use('/carriers', createRouter(core))`: paths are relative to the mount point).
+
+import express, { Router, type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import type { App } from './http/app.js';
+import { errorBody } from './http/errors.js';
+import { parseQueryString } from './http/request.js';
+import { readBody, writeResponse } from './node-io.js';
+
+/**
+ * Answers the API's routes and passes everything else on with `next()`, so the host app's own
+ * routes and 404 handling keep working when it is mounted at the root.
+ */
+export function createRouter(core: App): Router {
+  const router = Router();
+  router.use((req, res, next) => {
+    if (!core.matches(req.method, req.path)) return next();
+    serve(core, req, res).catch(next);
+  });
+  return router;
+}
+
+/** A standalone app: the API's routes, its JSON 404 for anything else, and never an HTML error page. */
+export function createExpressApp(core: App): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // hashing every body costs throughput, and no client revalidates lookups
+  app.use(createRouter(core));
+  app.use((req, res, next) => {
+    serve(core, req, res).catch(next);
+  });
+  app.use(jsonErrors);
+  return app;
+}
+
+async function serve(core: App, req: Request, res: Response): Promise<void> {
+  const q = req.url.indexOf('?');
+  const response = await core.handle({
+    method: req.method,
+    path: req.path,
+    query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
+    // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
+    headers: req.headers as Record<string, string | undefined>,
+    body: await bodyOf(req),
+  });
+  writeResponse(res, response);
+}
+
+/** A host app may already have consumed the body with its own parser (express.json() and the like). */
+function bodyOf(req: Request): Promise<string | undefined> {
+  const parsed: unknown = req.body;
+  if (parsed === undefined || req.readableEnded === false) return readBody(req);
+  if (typeof parsed === 'string') return Promise.resolve(parsed);
+  if (Buffer.isBuffer(parsed)) return Promise.resolve(parsed.toString('utf8'));
+  return Promise.resolve(JSON.stringify(parsed));
+}
+
+/** Failures of the adapter itself (an aborted upload): a JSON 500 instead of Express's HTML page. */
+const jsonErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  if (res.headersSent) return next(err);
+  res.status(500).type('application/json').send(errorBody('internal error'));
+};

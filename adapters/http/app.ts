@@ -1,0 +1,130 @@
+// The HTTP API written once: every runtime adapter (Express, node:http, Lambda) translates its
+// request into an HttpRequest, calls handle(), and writes the HttpResponse back.
+// Order of checks: route (404) -> key (401) -> quota (429) -> validation (400) -> answer.
+
+import { pino, type Logger } from 'pino';
+import type { Engine } from '../../engine/types.js';
+import type { KvStore } from '../kv/store.js';
+import { parseJsonObject } from './body.js';
+import { createDocs } from './docs.js';
+import { classifyError, errorBody, HttpError } from './errors.js';
+import { createHealthCheck } from './health.js';
+import type { KeyRing } from './keys.js';
+import { RouteMatcher } from './match.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { consumeQuota, quotaHeaders } from './quota.js';
+import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
+import { buildRoutes, type Route } from './routes.js';
+
+// The package's `./http` entry: what an embedder needs to build a core.
+export type { HttpRequest, HttpResponse, Query } from './request.js';
+export { parseQueryString } from './request.js';
+export { MAX_BODY_BYTES } from './body.js';
+export { KeyRing, parseApiKeys, PLANS, type ApiKeyRecord, type Plan } from './keys.js';
+export { createKvStore, KvUnavailableError, type KvStore } from '../kv/store.js';
+
+export interface AppOptions {
+  engine: Engine;
+  keys: KeyRing;
+  kv: KvStore;
+  /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
+  logger?: Logger;
+}
+
+export interface App {
+  handle(request: HttpRequest): Promise<HttpResponse>;
+  /** Whether some route answers this method and path (lets a mounted router fall through). */
+  matches(method: string, path: string): boolean;
+  readonly routes: readonly Route[];
+  /** Closes the KV store; call after the server has stopped taking requests. */
+  close(): Promise<void>;
+}
+
+/** The API's version in the OpenAPI document; it changes when the interface does, not per release. */
+export const API_VERSION = '1.0.0';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
+
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
+  const routes = buildRoutes(engine);
+  const matcher = new RouteMatcher(routes);
+  const health = createHealthCheck(routes, kv, logger);
+  const docs = createDocs();
+  // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
+  let openapi: string | undefined;
+
+  /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
+  async function answerPublic(req: HttpRequest): Promise<HttpResponse | null> {
+    if (req.path === '/api/health') {
+      const report = await health();
+      return json(report.status === 'unhealthy' ? 503 : 200, JSON.stringify(report), { 'Cache-Control': 'no-store' });
+    }
+    if (req.path === '/openapi.json') {
+      openapi ??= JSON.stringify(buildOpenApiDocument(routes, API_VERSION));
+      return json(200, openapi, { 'Cache-Control': 'public, max-age=300' });
+    }
+    return docs(req.path);
+  }
+
+  /** `headers` collects what every later answer carries, error or not (the rate-limit headers). */
+  async function answer(req: HttpRequest, headers: Record<string, string>): Promise<HttpResponse> {
+    if (isPublic(req.method, req.path)) {
+      const publicAnswer = await answerPublic(req);
+      if (publicAnswer) return publicAnswer;
+    }
+    const found = matcher.match(req.method, req.path);
+    if (!found) throw new HttpError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`);
+    const key = keys.lookup(req.headers['x-api-key']);
+    if (!key) throw new HttpError(401, 'missing or invalid API key: send it in the X-API-Key header');
+    const decision = await consumeQuota(kv, key);
+    Object.assign(headers, quotaHeaders(decision));
+    if (!decision.allowed) throw new HttpError(429, `monthly quota of ${decision.limit} calls exceeded`);
+    const repeated = repeatedParam(req.query, found.route.repeatable);
+    if (repeated) throw new HttpError(400, `${repeated} must be given once`);
+    const body = found.route.body ? parseJsonObject(req.body) : {};
+    const result = await found.route.answer({ query: req.query, params: found.params, body, key });
+    return json(200, JSON.stringify(result), { 'Cache-Control': 'no-store' });
+  }
+
+  return {
+    routes,
+    matches: (method, path) => isPublic(method, path) || matcher.match(method, path) !== null,
+
+    async handle(req) {
+      const started = performance.now();
+      const requestId = requestIdFor(req.headers['x-request-id']);
+      const headers: Record<string, string> = {};
+      let response: HttpResponse;
+      try {
+        response = await answer(req, headers);
+      } catch (err) {
+        const { status, message, internal } = classifyError(err);
+        if (internal) logger.error({ requestId, err }, 'request failed');
+        response = json(status, errorBody(message), { 'Cache-Control': 'no-store' });
+      }
+      Object.assign(response.headers, headers, { 'X-Request-Id': requestId });
+      if (logger.isLevelEnabled('info')) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
+      }
+      return response;
+    },
+
+    close: () => kv.close(),
+  };
+}
+
+function isPublic(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && PUBLIC_PATH.test(path);
+}
+
+/** The first parameter given more than once where only one value makes sense. */
+function repeatedParam(query: Query, allowed: readonly string[] = []): string | undefined {
+  for (const name in query) if (Array.isArray(query[name]) && !allowed.includes(name)) return name;
+  return undefined;
+}
+
+function json(status: number, body: string, headers: Record<string, string>): HttpResponse {
+  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body };
+}

@@ -1,0 +1,31 @@
+// Request bodies: a size cap and JSON parsing with messages a client can act on. Oversized bodies
+// are a 400, like any other invalid body: the spec's error table has no 413 and clients already
+// handle 400 `{ error }`.
+
+import { HttpError } from './errors.js';
+
+/** Largest accepted request body. A 50-ZIP batch is under 1 KiB, so this is generous. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Parses a JSON object body. Adapters may hand over only the first MAX_BODY_BYTES + 1 bytes of a
+ * larger body (they stop buffering there), which is still enough to tell that it is too large.
+ */
+export function parseJsonObject(body: string | undefined): Record<string, unknown> {
+  if (body === undefined || body.trim() === '') {
+    throw new HttpError(400, 'request body is required: a JSON object');
+  }
+  if (body.length > MAX_BODY_BYTES || Buffer.byteLength(body) > MAX_BODY_BYTES) {
+    throw new HttpError(400, `request body must be at most ${MAX_BODY_BYTES} bytes`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new HttpError(400, 'request body is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HttpError(400, 'request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

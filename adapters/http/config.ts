@@ -1,0 +1,91 @@
+// Configuration from the environment, checked up front so a typo fails at start-up with the name of
+// the variable instead of surfacing later as odd behaviour.
+
+import { z } from 'zod';
+import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
+
+export interface Config {
+  port: number;
+  server: 'express' | 'node';
+  /** `key:plan[:monthlyQuota],...`; undefined when unset or blank. */
+  apiKeys: string | undefined;
+  redisUrl: string | undefined;
+  dataDir: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+const envSchema = z.object({
+  PORT: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, { error: 'PORT must be an integer from 0 to 65535' })
+      .transform(Number)
+      .refine((n) => n <= 65_535, { error: 'PORT must be an integer from 0 to 65535' })
+      .default(3000),
+  ),
+  SERVER: z.preprocess(
+    blankToUndefined,
+    z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default('express'),
+  ),
+  API_KEYS: optionalText,
+  REDIS_URL: optionalText,
+  DATA_DIR: optionalText,
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  NODE_ENV: optionalText,
+});
+
+export function readConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues[0].message);
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    server: e.SERVER,
+    apiKeys: e.API_KEYS,
+    redisUrl: e.REDIS_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}
+
+/**
+ * The key ring from API_KEYS. Without keys, production refuses to start (an API nobody can call is
+ * a misconfiguration); anywhere else a random enterprise-plan key is made so `npm start` just works,
+ * and returned so the caller can print it.
+ */
+export function loadKeys(config: Pick<Config, 'apiKeys' | 'production'>): { keys: KeyRing; devKey?: string } {
+  if (config.apiKeys) {
+    let records;
+    try {
+      records = parseApiKeys(config.apiKeys);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+    if (records.length > 0) return { keys: new KeyRing(records) };
+  }
+  if (config.production) {
+    throw new ConfigError('API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)');
+  }
+  const devKey = generateDevKey();
+  return { keys: new KeyRing(parseApiKeys(`${devKey}:enterprise`)), devKey };
+}

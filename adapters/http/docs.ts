@@ -1,0 +1,77 @@
+// /docs: Swagger UI rendering /openapi.json, its assets served from the swagger-ui-dist package
+// (or from the copy the Lambda bundle carries), so the page needs no CDN. All URLs in the page are
+// relative, so it keeps working when the API is mounted under a prefix (`app.use('/carriers', ...)`).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HttpResponse } from './request.js';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+/** Reads the spec URL from the page, so the script itself needs no inline code or templating. */
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({ url: root.getAttribute('data-spec'), domNode: root, deepLinking: true });
+});
+`;
+
+function page(prefix: string, specUrl: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>Carrier Location Lookup API</title>
+    <link rel="stylesheet" href="${prefix}swagger-ui.css">
+  </head>
+  <body>
+    <div id="swagger-ui" data-spec="${specUrl}"></div>
+    <script src="${prefix}swagger-ui-bundle.js"></script>
+    <script src="${prefix}init.js"></script>
+  </body>
+</html>
+`;
+}
+
+/** Beside the Lambda bundle when it carries a copy, else the installed package. */
+export function swaggerUiDir(): string | null {
+  const beside = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  if (existsSync(join(beside, 'swagger-ui-bundle.js'))) return beside;
+  try {
+    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return null;
+  }
+}
+
+export const DOCS_ASSETS = Object.keys(ASSETS);
+
+/** Answers `/docs`, `/docs/` and `/docs/<asset>`; null for any other path. */
+export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {
+  const cache = new Map<string, string>();
+  const ok = (type: string, body: string, maxAge: number): HttpResponse => ({
+    status: 200,
+    headers: { 'Content-Type': type, 'Cache-Control': `public, max-age=${maxAge}` },
+    body,
+  });
+  return (path) => {
+    // From `/docs` relative URLs resolve beside it, from `/docs/` inside it.
+    if (path === '/docs') return ok('text/html; charset=utf-8', page('docs/', 'openapi.json'), 300);
+    if (path === '/docs/') return ok('text/html; charset=utf-8', page('./', '../openapi.json'), 300);
+    if (!path.startsWith('/docs/')) return null;
+    const name = path.slice('/docs/'.length);
+    if (name === 'init.js') return ok('text/javascript; charset=utf-8', INIT_SCRIPT, 300);
+    const type = ASSETS[name];
+    if (!type || !dir) return null;
+    let body = cache.get(name);
+    if (body === undefined) {
+      body = readFileSync(join(dir, name), 'utf8');
+      cache.set(name, body);
+    }
+    return ok(type, body, 86_400);
+  };
+}

@@ -1,0 +1,38 @@
+// Maps whatever a handler throws to the one error shape the API promises: `{ "error": "..." }`.
+// Only input, lookup and store failures carry their own message; anything else is a bug, so the
+// client gets a generic 500 and the details go to the log, never into the response.
+
+import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
+import { KvUnavailableError } from '../kv/store.js';
+
+/** An error the HTTP layer raises itself (bad JSON, unknown route) with the status to answer. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  /** True when the error is unexpected and worth logging with its stack. */
+  internal: boolean;
+}
+
+export function classifyError(err: unknown): ErrorAnswer {
+  if (err instanceof HttpError) return { status: err.status, message: err.message, internal: false };
+  if (err instanceof InvalidInputError) return { status: 400, message: err.message, internal: false };
+  if (err instanceof NotFoundError) return { status: 404, message: err.message, internal: false };
+  if (err instanceof KvUnavailableError) {
+    return { status: 503, message: 'quota store is unavailable, try again shortly', internal: false };
+  }
+  return { status: 500, message: 'internal error', internal: true };
+}
+
+export function errorBody(message: string): string {
+  return JSON.stringify({ error: message });
+}

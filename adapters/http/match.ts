@@ -1,0 +1,74 @@
+// Finds the route for a method and path: one map lookup for fixed paths, a segment-by-segment
+// comparison for the few routes with path parameters.
+
+import type { Route } from './routes.js';
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+interface ParamRoute {
+  route: Route;
+  /** Literal segments, or null where the route has a parameter. */
+  segments: (string | null)[];
+  names: (string | null)[];
+}
+
+export class RouteMatcher {
+  private readonly fixed = new Map<string, Route>();
+  private readonly withParams: ParamRoute[] = [];
+
+  constructor(routes: readonly Route[]) {
+    for (const route of routes) {
+      const parts = route.path.split('/').slice(1);
+      if (parts.some((p) => p.startsWith(':'))) {
+        this.withParams.push({
+          route,
+          segments: parts.map((p) => (p.startsWith(':') ? null : p)),
+          names: parts.map((p) => (p.startsWith(':') ? p.slice(1) : null)),
+        });
+      } else {
+        this.fixed.set(`${route.method} ${route.path}`, route);
+      }
+    }
+  }
+
+  /** HEAD is answered as GET; one trailing slash is ignored, as Express does by default. */
+  match(method: string, rawPath: string): RouteMatch | null {
+    const verb = method === 'HEAD' ? 'GET' : method;
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const route = this.fixed.get(`${verb} ${path}`);
+    if (route) return { route, params: {} };
+    const parts = path.split('/').slice(1);
+    for (const candidate of this.withParams) {
+      if (candidate.route.method !== verb || candidate.segments.length !== parts.length) continue;
+      const params = matchSegments(candidate, parts);
+      if (params) return { route: candidate.route, params };
+    }
+    return null;
+  }
+}
+
+function matchSegments(candidate: ParamRoute, parts: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const literal = candidate.segments[i];
+    if (literal === null) {
+      if (parts[i] === '') return null;
+      params[candidate.names[i]!] = decodeSegment(parts[i]);
+    } else if (literal !== parts[i]) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** Malformed percent-encoding is kept as typed: the lookup then simply finds nothing. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

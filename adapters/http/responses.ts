@@ -1,0 +1,253 @@
+// Response bodies as zod schemas: the OpenAPI document publishes them, and the tests parse every
+// 200 body with them. They mirror engine/types.ts; strict objects, so a field the engine adds
+// without documenting it fails the tests instead of slipping into the API unannounced.
+
+import { z } from 'zod';
+
+const integer = z.number().int();
+
+export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
+
+export const resolvedPlaceSchema = z
+  .strictObject({ city: z.string(), state: z.string(), lat: z.number(), lng: z.number() })
+  .meta({ id: 'ResolvedPlace', description: 'The point a query resolved to.' });
+
+export const normalizedLocationSchema = z
+  .strictObject({
+    carrier: z.string(),
+    carrierName: z.string(),
+    name: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    lat: z.number(),
+    lng: z.number(),
+    match: z.enum(['exact', 'nearby']),
+    distanceMiles: z.number(),
+  })
+  .meta({ id: 'NormalizedLocation' });
+
+export const locationRecordSchema = z
+  .strictObject({
+    name: z.string(),
+    carrier: z.string(),
+    address: z.strictObject({
+      line1: z.string(),
+      line2: z.string(),
+      city: z.string(),
+      state: z.string(),
+      zipCode: z.string(),
+      country: z.string(),
+    }),
+    phone: z.string(),
+    fax: z.string(),
+    email: z.string(),
+    location: z.strictObject({ latitude: z.number(), longitude: z.number() }),
+    terminalCode: z.string(),
+    scac: z.string(),
+    distanceMiles: z.number().optional().meta({ description: 'Drop points near a ZIP only: miles from the ZIP.' }),
+  })
+  .meta({ id: 'LocationRecord' });
+
+export const nearestTerminalSchema = z
+  .strictObject({
+    name: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    distanceMiles: z.number(),
+  })
+  .meta({ id: 'NearestTerminal' });
+
+const queryEchoSchema = z.strictObject({
+  zip: z.string(),
+  city: z.string(),
+  state: z.string(),
+  radiusMiles: z.number(),
+});
+
+const serviceTypeSchema = z.enum(['direct', 'nearby']);
+
+export const searchResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    query: queryEchoSchema,
+    resolved: resolvedPlaceSchema.nullable(),
+    matchType: z.enum(['exact', 'nearby', 'none']),
+    total: integer,
+    carriers: z.array(z.string()),
+    byCarrier: z.record(z.string(), z.array(normalizedLocationSchema)),
+    results: z.array(normalizedLocationSchema),
+  })
+  .meta({ id: 'SearchResult' });
+
+export const searchBatchResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    count: integer,
+    maxPerRequest: integer,
+    results: z.array(
+      z.strictObject({
+        zip: z.string(),
+        resolved: resolvedPlaceSchema.nullable(),
+        matchType: z.enum(['exact', 'none']),
+        total: integer,
+        byCarrier: z.record(z.string(), z.array(normalizedLocationSchema)),
+      }),
+    ),
+  })
+  .meta({ id: 'SearchBatchResult' });
+
+export const geocodeResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    zip: z.string(),
+    found: z.boolean(),
+    location: resolvedPlaceSchema.nullable(),
+  })
+  .meta({ id: 'GeocodeResult' });
+
+export const whichCarriersResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    query: queryEchoSchema,
+    resolved: resolvedPlaceSchema.nullable(),
+    served: z.boolean(),
+    carrierCount: integer,
+    carriers: z.array(
+      z.strictObject({
+        carrier: z.string(),
+        name: z.string(),
+        serviceType: serviceTypeSchema,
+        nearestTerminal: nearestTerminalSchema,
+      }),
+    ),
+    notServedBy: z.array(z.string()),
+  })
+  .meta({ id: 'WhichCarriersResult' });
+
+export const canReachResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    carrier: z.string(),
+    carrierName: z.string(),
+    query: z.strictObject({ zip: z.string(), city: z.string(), state: z.string(), radius: z.number() }),
+    resolved: resolvedPlaceSchema.nullable(),
+    canReach: z.boolean(),
+    serviceType: z.enum(['direct', 'nearby', 'none']),
+    nearestTerminal: nearestTerminalSchema.nullable(),
+    alternatives: z.array(
+      z.strictObject({
+        carrier: z.string(),
+        name: z.string(),
+        serviceType: serviceTypeSchema,
+        distanceMiles: z.number(),
+      }),
+    ),
+  })
+  .meta({ id: 'CanReachResult' });
+
+export const locationPageSchema = z
+  .strictObject({
+    success: z.literal(true),
+    locations: z.array(locationRecordSchema),
+    total: integer,
+    currentPage: integer,
+    totalPages: integer,
+  })
+  .meta({ id: 'LocationPage', description: 'One page of 25 carrier location records.' });
+
+export const carrierBatchResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    results: z.record(z.string(), z.array(locationRecordSchema)),
+    total: integer,
+  })
+  .meta({ id: 'CarrierBatchResult', description: 'Records per requested key (ZIP or country code).' });
+
+export const coverageResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    totalLocations: integer,
+    states: z.array(z.strictObject({ state: z.string(), locations: integer, zipsServed: integer })),
+    countries: z.array(z.strictObject({ country: z.string(), locations: integer })),
+  })
+  .meta({ id: 'CoverageResult' });
+
+const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const serviceDaysResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    zip: z.string(),
+    city: z.string(),
+    state: z.string(),
+    served: z.boolean(),
+    terminalCode: z.string().nullable(),
+    serviceDays: z.strictObject({
+      monday: z.boolean(),
+      tuesday: z.boolean(),
+      wednesday: z.boolean(),
+      thursday: z.boolean(),
+      friday: z.boolean(),
+      saturday: z.boolean(),
+      sunday: z.boolean(),
+    }),
+    nextPickupDate: dateSchema.nullable(),
+    nextDeliveryDate: dateSchema.nullable(),
+  })
+  .meta({ id: 'ServiceDaysResult' });
+
+const transitEndSchema = z.strictObject({
+  terminalCode: z.string(),
+  name: z.string(),
+  city: z.string(),
+  state: z.string(),
+  addOnDays: integer,
+});
+
+export const transitInfoResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    originZip: z.string(),
+    destZip: z.string(),
+    served: z.boolean(),
+    origin: transitEndSchema.nullable(),
+    destination: transitEndSchema.nullable(),
+    distanceMiles: z.number().nullable(),
+    baseTransitDays: integer.nullable(),
+    addOnDays: integer.nullable(),
+    transitDays: integer.nullable(),
+  })
+  .meta({ id: 'TransitInfoResult' });
+
+export const carrierMetadataResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    carrier: z.string(),
+    name: z.string(),
+    scac: z.string(),
+    zip: z.string(),
+    city: z.string(),
+    state: z.string(),
+    served: z.boolean(),
+    terminalCode: z.string().nullable(),
+    direct: z.boolean(),
+    addOnDays: integer.nullable(),
+  })
+  .meta({ id: 'CarrierMetadataResult' });
+
+export const dropPointResultSchema = z
+  .strictObject({ success: z.literal(true), location: locationRecordSchema })
+  .meta({ id: 'DropPointResult' });
+
+export const healthReportSchema = z
+  .strictObject({
+    status: z.enum(['healthy', 'degraded', 'unhealthy']),
+    total_ms: integer,
+    timestamp: z.iso.datetime(),
+    probes: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), ms: integer })),
+  })
+  .meta({ id: 'HealthReport' });

@@ -1,0 +1,87 @@
+// `npm start`: the API as a self-hosted server, on Express (default) or plain node:http
+// (SERVER=node), configured from the environment. SIGTERM/SIGINT stop it gracefully: no new
+// connections, requests in flight finish, then the KV store is closed.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { createEngine } from '../engine/index.js';
+import { createExpressApp } from './express.js';
+import { createApp } from './http/app.js';
+import { ConfigError, loadKeys, readConfig } from './http/config.js';
+import { createKvStore } from './kv/store.js';
+import { gracefulStop } from './graceful.js';
+import { createNodeServer } from './node.js';
+
+export interface RunningServer {
+  url: string;
+  /** The generated key when API_KEYS was not set (development only). */
+  devKey?: string;
+  server: Server;
+  /** Stops accepting connections, waits for requests in flight, then closes the KV store. */
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+  options: { host?: string } = {},
+): Promise<RunningServer> {
+  const config = readConfig(env);
+  const { keys, devKey } = loadKeys(config);
+  const logger = pino({ level: config.logLevel });
+  const engine = createEngine(config.dataDir ? { dataDir: config.dataDir } : {});
+  const kv = createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const core = createApp({ engine, keys, kv, logger });
+  const server = config.server === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
+  const stop = gracefulStop(server);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+      server.listen(config.port, options.host);
+    });
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${options.host ?? 'localhost'}:${port}`,
+    devKey,
+    server,
+    close: () => (closing ??= stop().then(() => core.close())),
+  };
+}
+
+async function main(): Promise<void> {
+  let running: RunningServer;
+  try {
+    running = await startServer();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  console.log(`carrier locations API listening on ${running.url} (docs: ${running.url}/docs)`);
+  if (running.devKey) console.log(`development API key (send as X-API-Key): ${running.devKey}`);
+  const stop = (signal: string) => {
+    console.log(`${signal} received: finishing requests in flight`);
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

@@ -1,0 +1,390 @@
+// The API's documented cases, written once and run through every runtime (Express, Lambda v1/v2 and
+// Function URL, the built Lambda bundle): each endpoint's 200 body checked against its response
+// schema and against the engine's own answer, and each documented 400 / 404 case. 401 and 429 are
+// checked for every keyed route in contract.ts.
+
+import { expect } from 'vitest';
+import type { z } from 'zod';
+import type { Engine } from '../../engine/types.js';
+import * as res from '../../adapters/http/responses.js';
+import { KEYS } from './fixtures.js';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | string[]>;
+  /** Lower-case names. `x-api-key` defaults to the pro key; set it to '' to send none. */
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface ApiReply {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Send = (request: ApiRequest) => Promise<ApiReply>;
+
+export interface ApiCase {
+  name: string;
+  request: ApiRequest;
+  status: number;
+  /** 200: the body must parse with this schema. */
+  schema?: z.ZodType;
+  /** 200: the body must equal the engine's answer to the same question. */
+  expected?: () => unknown;
+  /** Non-200: the `error` text must match. */
+  error?: RegExp;
+  check?: (body: any) => void;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const zips = (n: number) => Array.from({ length: n }, (_, i) => String(10001 + i));
+
+/** Values that exist in the sample data, found through the engine so the cases follow the data. */
+export function sampleValues(engine: Engine) {
+  const station = engine.carrierLocations('carrier-a', { zip: '60601' }).locations[0].terminalCode;
+  const terminal = engine.carrierLocations('carrier-b', { zip: '60601' }).locations[0].terminalCode;
+  const dropPoint = engine.dropPoints({ zip: '60601' }).locations[0].terminalCode;
+  const lookupValue = (id: string, lookup: string): string => {
+    if (lookup === 'zip') return '60601';
+    if (lookup === 'region') return 'midwest';
+    if (lookup === 'state') return engine.coverage(id, {}).states.sort((a, b) => b.locations - a.locations)[0].state;
+    return 'US';
+  };
+  return { station, terminal, dropPoint, lookupValue };
+}
+
+export function apiCases(engine: Engine): ApiCase[] {
+  const { station, terminal, dropPoint, lookupValue } = sampleValues(engine);
+  const get = (path: string, query?: Record<string, string | string[]>): ApiRequest => ({ method: 'GET', path, query });
+  const post = (path: string, body: string): ApiRequest => ({ method: 'POST', path, body });
+  const cases: ApiCase[] = [
+    // Unified search
+    {
+      name: 'search by ZIP',
+      request: get('/api/locations', { zip: '60601' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      expected: () => engine.search({ zip: '60601' }),
+      check: (b) => {
+        expect(b.matchType).toBe('exact');
+        expect(b.total).toBeGreaterThan(0);
+        expect(Object.keys(b.byCarrier).sort()).toEqual([...b.carriers].sort());
+      },
+    },
+    {
+      name: 'search by city and state with a radius',
+      request: get('/api/locations', { city: 'st louis', state: 'mo', radius: '40' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => {
+        expect(b.resolved.city).toBe('Saint Louis');
+        expect(b.query.radiusMiles).toBe(40);
+      },
+    },
+    {
+      name: 'search narrowed to two carriers (comma list)',
+      request: get('/api/locations', { zip: '60601', carriers: 'carrier-a,carrier-b' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.carriers).toEqual(['carrier-a', 'carrier-b']),
+    },
+    {
+      name: 'search narrowed by a repeated carriers parameter',
+      request: get('/api/locations', { zip: '60601', carriers: ['carrier-e', 'carrier-a'] }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect([...b.carriers].sort()).toEqual(['carrier-a', 'carrier-e']),
+    },
+    {
+      name: 'search with only unknown carriers searches them all',
+      request: get('/api/locations', { zip: '60601', carriers: 'nobody' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.carriers.length).toBe(engine.carriers.filter((c) => c.unified).length),
+    },
+    {
+      name: 'search for an unknown well-formed ZIP is 200 with nothing',
+      request: get('/api/locations', { zip: '00000' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect([b.resolved, b.matchType, b.total]).toEqual([null, 'none', 0]),
+    },
+    { name: 'search without a place', request: get('/api/locations'), status: 400, error: /zip|city|state/ },
+    { name: 'search with a 4-digit ZIP', request: get('/api/locations', { zip: '6060' }), status: 400, error: /zip/ },
+    { name: 'search with radius 0', request: get('/api/locations', { zip: '60601', radius: '0' }), status: 400, error: /radius/ },
+    { name: 'search with radius 101', request: get('/api/locations', { zip: '60601', radius: '101' }), status: 400, error: /radius/ },
+    { name: 'search with a radius that is no number', request: get('/api/locations', { zip: '60601', radius: 'far' }), status: 400, error: /radius/ },
+    { name: 'search with a repeated zip', request: get('/api/locations', { zip: ['60601', '10001'] }), status: 400, error: /zip/ },
+    { name: 'search with ZIP and state that disagree', request: get('/api/locations', { zip: '60601', state: 'TX' }), status: 400, error: /state|zip/ },
+
+    // Unified batch
+    {
+      name: 'unified batch',
+      request: post('/api/locations/batch', json({ zips: ['60601', '10001'] })),
+      status: 200,
+      schema: res.searchBatchResultSchema,
+      expected: () => engine.searchBatch({ zips: ['60601', '10001'] }, { maxPerRequest: 20 }),
+      check: (b) => expect([b.count, b.maxPerRequest]).toEqual([2, 20]),
+    },
+    {
+      name: 'unified batch at the enterprise limit',
+      request: { ...post('/api/locations/batch', json({ zips: zips(50) })), headers: { 'x-api-key': KEYS.enterprise } },
+      status: 200,
+      schema: res.searchBatchResultSchema,
+      check: (b) => expect([b.count, b.maxPerRequest]).toEqual([50, 50]),
+    },
+    {
+      name: 'unified batch over the basic limit',
+      request: { ...post('/api/locations/batch', json({ zips: zips(11) })), headers: { 'x-api-key': KEYS.basic } },
+      status: 400,
+      error: /zips/,
+    },
+    { name: 'unified batch with a malformed ZIP', request: post('/api/locations/batch', json({ zips: ['60601', 'x'] })), status: 400, error: /zips/ },
+    { name: 'unified batch with a duplicate ZIP', request: post('/api/locations/batch', json({ zips: ['60601', '60601'] })), status: 400, error: /zips/ },
+    { name: 'unified batch without zips', request: post('/api/locations/batch', json({ zip: '60601' })), status: 400, error: /zips/ },
+    { name: 'unified batch with malformed JSON', request: post('/api/locations/batch', '{"zips": ['), status: 400, error: /JSON/ },
+    { name: 'unified batch with a JSON array body', request: post('/api/locations/batch', '["60601"]'), status: 400, error: /object/ },
+    { name: 'unified batch without a body', request: { method: 'POST', path: '/api/locations/batch' }, status: 400, error: /body/ },
+    {
+      name: 'unified batch with a body over 64 KiB',
+      request: post('/api/locations/batch', json({ zips: ['60601'], padding: 'x'.repeat(70_000) })),
+      status: 400,
+      error: /at most 65536 bytes/,
+    },
+
+    // Geocode, which-carriers, can-reach
+    {
+      name: 'geocode',
+      request: get('/api/locations/geocode', { zip: '60601' }),
+      status: 200,
+      schema: res.geocodeResultSchema,
+      expected: () => engine.geocode({ zip: '60601' }),
+      check: (b) => expect(b.location.state).toBe('IL'),
+    },
+    {
+      name: 'geocode of an unknown ZIP is found: false',
+      request: get('/api/locations/geocode', { zip: '00000' }),
+      status: 200,
+      schema: res.geocodeResultSchema,
+      check: (b) => expect([b.found, b.location]).toEqual([false, null]),
+    },
+    { name: 'geocode without zip', request: get('/api/locations/geocode'), status: 400, error: /zip/ },
+    { name: 'geocode with a malformed zip', request: get('/api/locations/geocode', { zip: '6O601' }), status: 400, error: /zip/ },
+    {
+      name: 'which-carriers',
+      request: get('/api/locations/which-carriers', { zip: '60601' }),
+      status: 200,
+      schema: res.whichCarriersResultSchema,
+      expected: () => engine.whichCarriers({ zip: '60601' }),
+      check: (b) => expect(b.served).toBe(true),
+    },
+    {
+      name: 'which-carriers by city and state',
+      request: get('/api/locations/which-carriers', { city: 'Chicago', state: 'IL', radius: '10' }),
+      status: 200,
+      schema: res.whichCarriersResultSchema,
+      check: (b) => expect(b.query).toEqual({ zip: '', city: 'Chicago', state: 'IL', radiusMiles: 10 }),
+    },
+    { name: 'which-carriers without a place', request: get('/api/locations/which-carriers', { radius: '10' }), status: 400, error: /zip|city|state/ },
+    {
+      name: 'can-reach',
+      request: get('/api/locations/can-reach', { carrier: 'carrier-f', zip: '60601' }),
+      status: 200,
+      schema: res.canReachResultSchema,
+      expected: () => engine.canReach({ carrier: 'carrier-f', zip: '60601' }),
+      check: (b) => expect(b.query.radius).toBe(25),
+    },
+    {
+      name: 'can-reach with a radius',
+      request: get('/api/locations/can-reach', { carrier: 'carrier-e', zip: '60601', radius: '50' }),
+      status: 200,
+      schema: res.canReachResultSchema,
+      check: (b) => expect(b.query.radius).toBe(50),
+    },
+    {
+      name: 'can-reach for the postal carrier',
+      request: get('/api/locations/can-reach', { carrier: 'carrier-j', city: 'Chicago', state: 'IL' }),
+      status: 200,
+      schema: res.canReachResultSchema,
+    },
+    { name: 'can-reach without carrier', request: get('/api/locations/can-reach', { zip: '60601' }), status: 400, error: /carrier/ },
+    { name: 'can-reach with an unknown carrier', request: get('/api/locations/can-reach', { carrier: 'carrier-z', zip: '60601' }), status: 400, error: /carrier/ },
+    { name: 'can-reach with a carrier it does not answer for', request: get('/api/locations/can-reach', { carrier: 'carrier-a', zip: '60601' }), status: 400, error: /carrier/ },
+    { name: 'can-reach without a place', request: get('/api/locations/can-reach', { carrier: 'carrier-e' }), status: 400, error: /zip|city|state/ },
+
+    // carrier-a extras
+    {
+      name: 'carrier-a station',
+      request: get(`/api/carrier-a-location/station/${station}`),
+      status: 200,
+      schema: res.locationPageSchema,
+      expected: () => engine.terminalPoints('carrier-a', station, {}),
+      check: (b) => expect(b.total).toBeGreaterThan(0),
+    },
+    {
+      name: 'carrier-a unknown station is an empty page',
+      request: get('/api/carrier-a-location/station/no-such-station'),
+      status: 200,
+      schema: res.locationPageSchema,
+      check: (b) => expect(b.total).toBe(0),
+    },
+    { name: 'carrier-a station page 0', request: get(`/api/carrier-a-location/station/${station}`, { page: '0' }), status: 400, error: /page/ },
+    {
+      name: 'carrier-a service days',
+      request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-03-02' }),
+      status: 200,
+      schema: res.serviceDaysResultSchema,
+      expected: () => engine.serviceDays({ zip: '60601', date: '2026-03-02' }),
+    },
+    { name: 'carrier-a service days with a bad date', request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-02-30' }), status: 400, error: /date/ },
+    { name: 'carrier-a service days without zip', request: get('/api/carrier-a-location/service-days'), status: 400, error: /zip/ },
+    {
+      name: 'carrier-a transit info',
+      request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601', dest_zip: '10001' }),
+      status: 200,
+      schema: res.transitInfoResultSchema,
+      expected: () => engine.transitInfo({ origin_zip: '60601', dest_zip: '10001' }),
+    },
+    { name: 'carrier-a transit info without dest_zip', request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601' }), status: 400, error: /dest_zip/ },
+    {
+      name: 'carrier-a carrier metadata',
+      request: get('/api/carrier-a-location/carriers', { zip: '60601' }),
+      status: 200,
+      schema: res.carrierMetadataResultSchema,
+      expected: () => engine.carrierInfo({ zip: '60601' }),
+    },
+    { name: 'carrier-a carrier metadata with a bad zip', request: get('/api/carrier-a-location/carriers', { zip: 'abcde' }), status: 400, error: /zip/ },
+
+    // carrier-b terminal, carrier-c country and batches
+    {
+      name: 'carrier-b terminal',
+      request: get(`/api/carrier-b-location/terminal/${terminal}`, { page: '1' }),
+      status: 200,
+      schema: res.locationPageSchema,
+      check: (b) => expect(b.currentPage).toBe(1),
+    },
+    {
+      name: 'carrier-a batch',
+      request: post('/api/carrier-a-location/batch', json({ zips: ['60601', '10001'] })),
+      status: 200,
+      schema: res.carrierBatchResultSchema,
+      expected: () => engine.carrierBatch('carrier-a', { zips: ['60601', '10001'] }, { maxPerRequest: 20 }),
+    },
+    {
+      name: 'carrier-a batch over the pro limit of 20',
+      request: post('/api/carrier-a-location/batch', json({ zips: zips(21) })),
+      status: 400,
+      error: /zips/,
+    },
+    {
+      name: 'carrier-b batch',
+      request: post('/api/carrier-b-location/batch', json({ zips: ['60601'] })),
+      status: 200,
+      schema: res.carrierBatchResultSchema,
+    },
+    {
+      name: 'carrier-c batch',
+      request: post('/api/carrier-c-location/batch', json({ country_codes: ['us', 'DE'] })),
+      status: 200,
+      schema: res.carrierBatchResultSchema,
+      check: (b) => expect(Object.keys(b.results).sort()).toEqual(['DE', 'US']),
+    },
+    { name: 'carrier-c batch with a bad code', request: post('/api/carrier-c-location/batch', json({ country_codes: ['USA'] })), status: 400, error: /country_codes/ },
+    {
+      name: 'carrier-c country',
+      request: get('/api/carrier-c-location/country/DE'),
+      status: 200,
+      schema: res.locationPageSchema,
+      check: (b) => expect(b.total).toBeGreaterThan(0),
+    },
+    {
+      name: 'carrier-a list by ZIP and city',
+      request: get('/api/carrier-a-location', { zip: '60601', city: 'Chicago' }),
+      status: 200,
+      schema: res.locationPageSchema,
+      expected: () => engine.carrierLocations('carrier-a', { zip: '60601', city: 'Chicago' }),
+    },
+    {
+      name: 'carrier-c coverage of one country',
+      request: get('/api/carrier-c-location/coverage', { country_code: 'de' }),
+      status: 200,
+      schema: res.coverageResultSchema,
+      check: (b) => expect(b.countries.map((c: { country: string }) => c.country)).toEqual(['DE']),
+    },
+    { name: 'carrier-c list without country_code', request: get('/api/carrier-c-location'), status: 400, error: /country_code/ },
+    { name: 'carrier-d list with an unknown region', request: get('/api/carrier-d-location', { region: 'atlantis' }), status: 400, error: /region/ },
+    { name: 'carrier-a coverage without state', request: get('/api/carrier-a-location/coverage'), status: 400, error: /state/ },
+    { name: 'carrier-a list without zip', request: get('/api/carrier-a-location'), status: 400, error: /zip/ },
+    { name: 'carrier-a list with a repeated city', request: get('/api/carrier-a-location', { zip: '60601', city: ['a', 'b'] }), status: 400, error: /city/ },
+
+    // Drop points
+    {
+      name: 'drop points near a ZIP',
+      request: get('/api/drop-points', { zip: '60601', radius: '5', page: '2' }),
+      status: 200,
+      schema: res.locationPageSchema,
+      expected: () => engine.dropPoints({ zip: '60601', radius: '5', page: '2' }),
+    },
+    { name: 'drop points with a bad radius', request: get('/api/drop-points', { zip: '60601', radius: '-1' }), status: 400, error: /radius/ },
+    {
+      name: 'one drop point',
+      request: get(`/api/drop-points/${dropPoint}`),
+      status: 200,
+      schema: res.dropPointResultSchema,
+      expected: () => engine.dropPoint(dropPoint),
+    },
+    { name: 'unknown drop point', request: get('/api/drop-points/NOPE-0'), status: 404, error: /drop point/ },
+
+    // Routes that do not exist, or that the spec names without a design (DESIGN: "Not served")
+    { name: 'unknown path', request: get('/api/nothing-here'), status: 404, error: /no route/ },
+    { name: 'POST /api/search is not served', request: post('/api/search', '{}'), status: 404, error: /no route/ },
+    ...['article', 'rule', 'package', 'history'].map((kind) => ({
+      name: `GET /api/${kind}/:num is not served`,
+      request: get(`/api/${kind}/1`),
+      status: 404,
+      error: /no route/,
+    })),
+    { name: 'a known path with another method', request: { method: 'DELETE', path: '/api/locations' }, status: 404, error: /no route/ },
+  ];
+
+  // Every per-carrier list, search and coverage endpoint, derived from the dataset's carriers.
+  for (const carrier of engine.carriers.filter((c) => c.kind !== 'postal')) {
+    const base = `/api/${carrier.id}-location`;
+    const value = lookupValue(carrier.id, carrier.lookup);
+    const list = engine.carrierLocations(carrier.id, { [carrier.lookup]: value });
+    const city = list.locations[0]?.address.city ?? 'x';
+    cases.push(
+      {
+        name: `${carrier.id} list by ${carrier.lookup}`,
+        request: get(base, { [carrier.lookup]: value }),
+        status: 200,
+        schema: res.locationPageSchema,
+        expected: () => list,
+        check: (b) => expect(b.total).toBeGreaterThan(0),
+      },
+      {
+        name: `${carrier.id} search`,
+        request: get(`${base}/search`, { q: city }),
+        status: 200,
+        schema: res.locationPageSchema,
+        expected: () => engine.carrierSearch(carrier.id, { q: city }),
+        check: (b) => expect(b.total).toBeGreaterThan(0),
+      },
+      { name: `${carrier.id} search without q`, request: get(`${base}/search`), status: 400, error: /q/ },
+      { name: `${carrier.id} search page 1.5`, request: get(`${base}/search`, { q: city, page: '1.5' }), status: 400, error: /page/ },
+      {
+        name: `${carrier.id} coverage`,
+        request: get(`${base}/coverage`, carrier.lookup === 'zip' ? { state: 'IL' } : {}),
+        status: 200,
+        schema: res.coverageResultSchema,
+        check: (b) => expect(b.totalLocations).toBeGreaterThan(0),
+      },
+      { name: `${carrier.id} coverage with a bad state`, request: get(`${base}/coverage`, { state: 'Illinois' }), status: 400, error: /state/ },
+    );
+  }
+  return cases;
+}

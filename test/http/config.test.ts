@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadKeys, readConfig } from '../../adapters/http/config.js';
+
+describe('readConfig', () => {
+  it('has the documented defaults', () => {
+    expect(readConfig({})).toEqual({
+      port: 3000,
+      server: 'express',
+      apiKeys: undefined,
+      redisUrl: undefined,
+      dataDir: undefined,
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('reads every variable, treating blank ones as unset', () => {
+    const config = readConfig({
+      PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', DATA_DIR: '/data',
+      LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    });
+    expect(config).toEqual({
+      port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', dataDir: '/data', logLevel: 'warn', production: true,
+    });
+    expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
+  });
+
+  it.each([
+    [{ PORT: 'http' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ PORT: '-1' }, /PORT/],
+    [{ SERVER: 'koa' }, /SERVER/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('names the variable that is wrong: %o', (env, message) => {
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+describe('loadKeys', () => {
+  it('uses API_KEYS when given', () => {
+    const { keys, devKey } = loadKeys({ apiKeys: 'alpha:basic,beta:pro:50', production: true });
+    expect(devKey).toBeUndefined();
+    expect(keys.lookup('beta')).toMatchObject({ plan: 'pro', monthlyQuota: 50, batchLimit: 20 });
+    expect(keys.lookup('gamma')).toBeNull();
+  });
+
+  it('refuses to run in production without keys', () => {
+    expect(() => loadKeys({ apiKeys: undefined, production: true })).toThrow(/API_KEYS is required/);
+    expect(() => loadKeys({ apiKeys: ' , ', production: true })).toThrow(/API_KEYS is required/);
+  });
+
+  it('makes a working development key outside production', () => {
+    const { keys, devKey } = loadKeys({ apiKeys: undefined, production: false });
+    expect(keys.size).toBe(1);
+    expect(keys.lookup(devKey)).toMatchObject({ plan: 'enterprise' });
+  });
+
+  it('reports a malformed API_KEYS as a configuration error without echoing the secret', () => {
+    const attempt = () => loadKeys({ apiKeys: 'secret-value:platinum', production: false });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/entry 1/);
+    expect(attempt).not.toThrow(/secret-value/);
+  });
+});

@@ -1,0 +1,42 @@
+// Shared set-up of the HTTP tests: the sample engine (loaded once per test file), the test keys,
+// and a core around them with an in-memory KV store unless a test brings its own.
+
+import { createEngine } from '../../engine/index.js';
+import type { Engine } from '../../engine/types.js';
+import { createApp, type App } from '../../adapters/http/app.js';
+import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
+import { MemoryKvStore } from '../../adapters/kv/memory.js';
+import type { KvStore } from '../../adapters/kv/store.js';
+
+export const KEYS = {
+  pro: 'test-key-pro',
+  basic: 'test-key-basic',
+  enterprise: 'test-key-enterprise',
+  /** Quota of one call: after the first, every request is a 429. */
+  spent: 'test-key-spent',
+};
+
+export const API_KEYS = `${KEYS.pro}:pro,${KEYS.basic}:basic,${KEYS.enterprise}:enterprise,${KEYS.spent}:basic:1`;
+
+let engine: Engine | undefined;
+export function sampleEngine(): Engine {
+  return (engine ??= createEngine());
+}
+
+export function createTestApp(options: { kv?: KvStore; keys?: string } = {}): App {
+  return createApp({
+    engine: sampleEngine(),
+    keys: new KeyRing(parseApiKeys(options.keys ?? API_KEYS)),
+    kv: options.kv ?? new MemoryKvStore(),
+  });
+}
+
+/** `?a=1&b=x&b=y` from a query object; repeated parameters from arrays. */
+export function queryString(query: Record<string, string | string[]> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}

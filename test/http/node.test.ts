@@ -1,0 +1,70 @@
+// The plain node:http adapter over a real loopback socket: the whole contract, plus what only a
+// real connection shows (oversized uploads, keep-alive after an error).
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../adapters/http/app.js';
+import { createNodeServer } from '../../adapters/node.js';
+import { describeApiContract } from './contract.js';
+import { createTestApp, KEYS } from './fixtures.js';
+import { fetchSend } from './senders.js';
+
+const servers: Server[] = [];
+async function listen(): Promise<string> {
+  const server = createNodeServer(createTestApp());
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+afterAll(async () => {
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+});
+
+describeApiContract('node:http adapter', async () => fetchSend(await listen()));
+
+describe('node:http adapter over a socket', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await listen();
+  });
+
+  it('refuses a body over the limit with a JSON 400 and keeps the connection usable', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string) =>
+      new Promise<{ status: number; body: string; socket: unknown }>((resolve, reject) => {
+        const req = request(`${base}/api/locations/batch`, {
+          method: 'POST',
+          agent,
+          headers: { 'x-api-key': KEYS.pro, 'content-type': 'application/json' },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const big = await post(JSON.stringify({ zips: ['60601'], pad: 'x'.repeat(MAX_BODY_BYTES * 4) }));
+    expect(big.status).toBe(400);
+    expect(JSON.parse(big.body)).toEqual({ error: `request body must be at most ${MAX_BODY_BYTES} bytes` });
+    const small = await post('{"zips":["60601"]}');
+    expect(small.status).toBe(200);
+    expect(small.socket).toBe(big.socket);
+    agent.destroy();
+  });
+
+  it('reads a chunked body', async () => {
+    const reply = await fetch(`${base}/api/locations/batch`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.pro, 'content-type': 'application/json' },
+      body: new Blob(['{"zips":', '["60601"]}']).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(reply.status).toBe(200);
+    expect((await reply.json()).count).toBe(1);
+  });
+});

@@ -1,0 +1,145 @@
+// `Send` implementations for each runtime, and real-shaped Lambda events: a REST API (payload v1),
+// an HTTP API and a Function URL (payload v2), as AWS delivers them.
+
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
+import type { ApiReply, ApiRequest, Send } from './cases.js';
+import { queryString } from './fixtures.js';
+
+const lowerCase = (headers: Record<string, unknown> = {}) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+
+export function supertestSend(app: Express): Send {
+  return async (r) => {
+    const method = r.method.toLowerCase() as 'get' | 'post' | 'delete' | 'put' | 'patch' | 'head';
+    let test = request(app)[method](r.path + queryString(r.query));
+    for (const [name, value] of Object.entries(r.headers ?? {})) test = test.set(name, value);
+    if (r.body !== undefined) test = test.set('content-type', 'application/json').send(r.body);
+    const res = await test;
+    return { status: res.status, headers: lowerCase(res.headers), body: res.text ?? '' };
+  };
+}
+
+/** Over a real socket with fetch. */
+export function fetchSend(baseUrl: string): Send {
+  return async (r) => {
+    const res = await fetch(baseUrl + r.path + queryString(r.query), {
+      method: r.method,
+      headers: { ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}), ...r.headers },
+      body: r.body,
+    });
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  };
+}
+
+const NOW = 1_767_225_600_000;
+
+/** API Gateway REST API, Lambda proxy integration: header casing as the client sent it. */
+export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Host: 'abc123.execute-api.us-east-1.amazonaws.com',
+    'User-Agent': 'vitest',
+    'X-Forwarded-Proto': 'https',
+    ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()), v])),
+    ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+  };
+  const multi = r.query && Object.keys(r.query).length
+    ? Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]))
+    : null;
+  return {
+    resource: '/{proxy+}',
+    path: r.path,
+    httpMethod: r.method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    // API Gateway keeps the last value of a repeated parameter here and all of them in the multi-value map.
+    queryStringParameters: multi ? Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v[v.length - 1]])) : null,
+    multiValueQueryStringParameters: multi,
+    pathParameters: { proxy: r.path.slice(1) },
+    stageVariables: null,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abc123',
+      authorizer: {},
+      protocol: 'HTTP/1.1',
+      httpMethod: r.method,
+      identity: {
+        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
+        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
+        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
+        userAgent: 'vitest', userArn: null,
+      },
+      path: `/prod${r.path}`,
+      stage: 'prod',
+      requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+      requestTimeEpoch: NOW,
+      resourceId: 'abcdef',
+      resourcePath: '/{proxy+}',
+    },
+    body: r.body === undefined ? null : options.base64 ? Buffer.from(r.body).toString('base64') : r.body,
+    isBase64Encoded: options.base64 === true && r.body !== undefined,
+  };
+}
+
+/** Payload format 2.0: HTTP API (`stage` names it) or, with `functionUrl`, a Lambda Function URL. */
+export function httpApiEvent(
+  r: ApiRequest,
+  options: { stage?: string; functionUrl?: boolean; base64?: boolean } = {},
+): APIGatewayProxyEventV2 {
+  const stage = options.functionUrl ? '$default' : options.stage ?? '$default';
+  const rawPath = stage === '$default' ? r.path : `/${stage}${r.path}`;
+  const rawQueryString = queryString(r.query).slice(1);
+  const domainName = options.functionUrl ? 'abcdefghij.lambda-url.us-east-1.on.aws' : 'abc123.execute-api.us-east-1.amazonaws.com';
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    host: domainName,
+    'user-agent': 'vitest',
+    'x-forwarded-proto': 'https',
+    ...lowerCase(r.headers),
+    ...(r.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}),
+  };
+  const query = r.query && Object.keys(r.query).length
+    ? Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]))
+    : undefined;
+  return {
+    version: '2.0',
+    routeKey: options.functionUrl ? '$default' : 'ANY /{proxy+}',
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(query ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: options.functionUrl ? 'anonymous' : '123456789012',
+      apiId: options.functionUrl ? 'abcdefghij' : 'abc123',
+      domainName,
+      domainPrefix: options.functionUrl ? 'abcdefghij' : 'abc123',
+      http: { method: r.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'vitest' },
+      requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+      routeKey: options.functionUrl ? '$default' : 'ANY /{proxy+}',
+      stage,
+      time: '01/Jan/2026:00:00:00 +0000',
+      timeEpoch: NOW,
+    },
+    ...(options.functionUrl ? {} : { pathParameters: { proxy: r.path.slice(1) } }),
+    ...(r.body !== undefined
+      ? { body: options.base64 ? Buffer.from(r.body).toString('base64') : r.body }
+      : {}),
+    isBase64Encoded: options.base64 === true && r.body !== undefined,
+  };
+}
+
+export function replyOf(result: LambdaResult): ApiReply {
+  if (typeof result === 'string') throw new Error('the handler returned a bare string');
+  return {
+    status: result.statusCode ?? 200,
+    headers: lowerCase(result.headers as Record<string, unknown>),
+    body: result.body ?? '',
+  };
+}
+
+export function lambdaSend(handler: (event: LambdaEvent) => Promise<LambdaResult>, toEvent: (r: ApiRequest) => LambdaEvent): Send {
+  return async (r) => replyOf(await handler(toEvent(r)));
+}

@@ -1,0 +1,125 @@
+// `npm start`'s server: configuration, the generated development key, and graceful shutdown with a
+// request still in flight, in-process and as a real process receiving SIGTERM.
+
+import { spawn } from 'node:child_process';
+import { request, type IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../adapters/server.js';
+import { API_KEYS, KEYS } from './fixtures.js';
+
+const BODY = '{"zips":["60601","10001"]}';
+
+/** Opens a batch request and sends only its first bytes: the server has it in flight until `finish`. */
+function partialRequest(url: string, key: string) {
+  const req = request(`${url}/api/locations/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) },
+  });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res: IncomingMessage) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+  });
+  req.write(BODY.slice(0, 5));
+  return { response, finish: () => req.end(BODY.slice(5)) };
+}
+
+describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (server) => {
+  it('serves the API and finishes a request in flight when closed, refusing new connections', async () => {
+    const running = await startServer({ PORT: '0', SERVER: server, API_KEYS, LOG_LEVEL: 'silent' }, { host: '127.0.0.1' });
+    const seen = new Promise((resolve) => running.server.once('request', resolve));
+    const inFlight = partialRequest(running.url, KEYS.pro);
+    await seen;
+
+    let closed = false;
+    const closing = running.close().then(() => (closed = true));
+    await expect(fetch(`${running.url}/api/health`)).rejects.toThrow();
+    expect(closed).toBe(false);
+
+    inFlight.finish();
+    const reply = await inFlight.response;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).count).toBe(2);
+    await closing;
+    expect(closed).toBe(true);
+  });
+
+  it('makes a development key when API_KEYS is unset outside production', async () => {
+    const running: RunningServer = await startServer({ PORT: '0', SERVER: server, LOG_LEVEL: 'silent' }, { host: '127.0.0.1' });
+    try {
+      expect(running.devKey).toMatch(/^dev_/);
+      const ok = await fetch(`${running.url}/api/locations/geocode?zip=60601`, { headers: { 'x-api-key': running.devKey! } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-ratelimit-limit')).toBe('2000000');
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('startServer configuration', () => {
+  it('refuses to start in production without keys', async () => {
+    await expect(startServer({ PORT: '0', NODE_ENV: 'production' })).rejects.toThrow(/API_KEYS is required/);
+  });
+
+  it('names a bad variable', async () => {
+    await expect(startServer({ PORT: 'eighty' })).rejects.toThrow(/PORT/);
+    await expect(startServer({ PORT: '0', SERVER: 'fastify' })).rejects.toThrow(/SERVER/);
+  });
+});
+
+describe('the npm start process', () => {
+  const entry = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+
+  function start(env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: root,
+      env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const printed = (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const look = () => {
+          const m = out.match(pattern);
+          if (m) resolve(m);
+        };
+        child.stdout.on('data', look);
+        child.on('exit', () => reject(new Error(`exited before printing ${pattern}: ${out}${err}`)));
+        look();
+      });
+    return { child, exited, printed, output: () => out + err };
+  }
+
+  it('prints its URL and dev key, and on SIGTERM lets the request in flight finish before exiting 0', async () => {
+    const proc = start({});
+    const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
+    const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
+    const inFlight = partialRequest(url, key);
+    // The server has the request once it answers another one on a second connection after it.
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+
+    proc.child.kill('SIGTERM');
+    await proc.printed(/SIGTERM received/);
+    inFlight.finish();
+    const reply = await inFlight.response;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).count).toBe(2);
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('exits 1 with the reason when production has no keys', async () => {
+    const proc = start({ NODE_ENV: 'production' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/configuration error: API_KEYS is required/);
+  });
+});

@@ -1,0 +1,77 @@
+// The API follows the dataset: a user's own carriers get their own per-carrier endpoints, health
+// probes and OpenAPI entries, and the sample's carriers (and carrier-a's extras) go away.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../engine/index.js';
+import { createApp } from '../../adapters/http/app.js';
+import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
+import { locationPageSchema } from '../../adapters/http/responses.js';
+import { MemoryKvStore } from '../../adapters/kv/memory.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'carrier-dataset-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+writeFileSync(
+  join(dir, 'carriers.json'),
+  JSON.stringify([
+    { id: 'acme', name: 'Acme Freight', scac: 'ACME', kind: 'ltl', unified: true, canReach: true, lookup: 'zip' },
+    { id: 'roadrunner', name: 'Roadrunner', scac: 'RRUN', kind: 'freight', unified: true, canReach: true, lookup: 'state' },
+    { id: 'zoned', name: 'Zoned Freight', scac: 'ZOND', kind: 'freight', unified: false, canReach: false, lookup: 'region' },
+  ]),
+);
+writeFileSync(
+  join(dir, 'terminals.csv'),
+  [
+    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+    'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,a1@acme.example,41.8858,-87.6181,',
+    'roadrunner,R1,Roadrunner Phoenix,2 Desert Rd,,Phoenix,AZ,85001,US,602-555-0100,,r1@rr.example,33.4484,-112.074,',
+    'zoned,Z1,Zoned Denver,3 Peak Ave,,Denver,CO,80202,US,303-555-0100,,z1@zoned.example,39.7527,-104.9992,zone-7',
+  ].join('\n'),
+);
+writeFileSync(
+  join(dir, 'service-points.csv'),
+  ['carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays', 'acme,60601,Chicago,IL,A1,true,MTWRF,0'].join('\n'),
+);
+
+describe('an API over a user dataset', () => {
+  const app = createApp({ engine: createEngine({ dataDir: dir }), keys: new KeyRing(parseApiKeys('k:pro')), kv: new MemoryKvStore() });
+  const get = (path: string, query: Record<string, string> = {}) =>
+    app.handle({ method: 'GET', path, query, headers: { 'x-api-key': 'k' }, body: undefined });
+
+  it('serves each carrier by its own lookup parameter', async () => {
+    const acme = await get('/api/acme-location', { zip: '60601' });
+    expect(acme.status).toBe(200);
+    expect(locationPageSchema.parse(JSON.parse(acme.body)).locations.map((l) => l.terminalCode)).toEqual(['A1']);
+    const rr = await get('/api/roadrunner-location', { state: 'AZ' });
+    expect(JSON.parse(rr.body).total).toBe(1);
+    expect((await get('/api/acme-location/terminal/A1')).status).toBe(200);
+    expect(JSON.parse((await get('/api/zoned-location', { region: 'zone-7' })).body).total).toBe(1);
+  });
+
+  it('has no endpoints for carriers it does not hold', async () => {
+    expect((await get('/api/carrier-a-location', { zip: '60601' })).status).toBe(404);
+    expect((await get('/api/carrier-a-location/service-days', { zip: '60601' })).status).toBe(404);
+    expect((await get('/api/drop-points', { zip: '60601' })).status).toBe(404);
+  });
+
+  it('probes and documents its own carriers', async () => {
+    const report = JSON.parse((await get('/api/health')).body);
+    expect(report.probes.map((p: { name: string }) => p.name)).toEqual([
+      'GET /api/acme-location?zip=',
+      'GET /api/acme-location/coverage',
+      'GET /api/roadrunner-location?state=',
+      'GET /api/roadrunner-location/coverage',
+      'GET /api/zoned-location?region=',
+      'GET /api/zoned-location/coverage',
+      'KV write',
+      'KV read',
+    ]);
+    // The probe asks for region "midwest", which this dataset lacks: a 400 is the handler working.
+    expect(report.status).toBe('healthy');
+    const doc = JSON.parse((await get('/openapi.json')).body);
+    expect(Object.keys(doc.paths)).toContain('/api/roadrunner-location/search');
+  });
+});
