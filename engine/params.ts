@@ -107,7 +107,7 @@ export const coverageQuerySchema = z.object({ state: optionalString('state'), co
 
 /** A path parameter (station number, country code, drop-point id). */
 export const pathParamSchema = (name: string) =>
-  z.string({ error: `${name} must be a string` }).min(1, { error: `${name} is required` }).max(100, { error: `${name} must be at most 100 characters` });
+  z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` });
 
 /** Parses input with a schema; the first problem becomes an InvalidInputError naming the parameter. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
