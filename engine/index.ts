@@ -75,6 +75,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     carriers: net.carriers,
     geocode: (query) => unified.geocode(query),
     search: (query) => unified.search(query),
+    searchJson: (query) => unified.searchJson(query),
     searchBatch: (body, opts) => unified.searchBatch(body, opts?.maxPerRequest ?? DEFAULT_BATCH_LIMIT),
     whichCarriers: (query) => unified.whichCarriers(query),
     canReach: (query) => unified.canReach(query),

@@ -14,12 +14,15 @@ export class Network {
   private readonly carrierIds = new Map<string, number>();
   private readonly lazy = new Map<string, Map<string, number[]>>();
   private readonly nearestHits = new Hits(4);
+  /** Packed from the start (an array filled at random indexes would fall into slow dictionary mode). */
+  private readonly fixedJson: (string | null)[];
 
   constructor(readonly t: NetworkTable) {
     this.carriers = t.carriers;
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
+    this.fixedJson = new Array<string | null>(t.locLat.length).fill(null);
   }
 
   get locationCount(): number {
@@ -138,6 +141,16 @@ export class Network {
     };
   }
 
+  /** JSON text of normalized(l, match, miles), from a per-location cache of the fixed fields. */
+  normalizedJson(l: number, match: MatchKind, miles: number): string {
+    let fixed = this.fixedJson[l];
+    if (fixed === null) {
+      const { match: _match, distanceMiles: _miles, ...rest } = this.normalized(l, match, miles);
+      fixed = this.fixedJson[l] = JSON.stringify(rest).slice(0, -1);
+    }
+    return `${fixed},"match":"${match}","distanceMiles":${milesJson(miles)}}`;
+  }
+
   nearestTerminal(l: number, miles: number): NearestTerminal {
     const t = this.t;
     return {
@@ -157,6 +170,17 @@ export class Network {
     this.carrierIndex[c].nearest(lat, lng, 1, hits);
     return hits.count > 0 ? { loc: hits.loc[0], miles: hits.miles[0] } : null;
   }
+}
+
+/**
+ * JSON of roundMiles(miles), written from whole tenths: integer formatting is several times
+ * cheaper than printing a double, and the text is the same ("12.1", "12", "0.4").
+ */
+export function milesJson(miles: number): string {
+  const tenths = Math.round(miles * 10);
+  const whole = Math.floor(tenths / 10);
+  const tenth = tenths - whole * 10;
+  return tenth === 0 ? String(whole) : `${whole}.${tenth}`;
 }
 
 /** [first, last + 1) of `key` in an ascending array. */

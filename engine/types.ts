@@ -241,6 +241,8 @@ export interface Engine {
   readonly carriers: readonly CarrierInfo[];
   geocode(query: { zip: string }): GeocodeResult;
   search(query: SearchQuery): SearchResult;
+  /** `search`'s answer as JSON text, built from cached per-location fragments: for servers. */
+  searchJson(query: SearchQuery): string;
   /** Exact matches only, one entry per ZIP. `maxPerRequest` defaults to 50 (the largest plan). */
   searchBatch(body: { zips: string[] }, options?: { maxPerRequest?: number }): SearchBatchResult;
   whichCarriers(query: PlaceQuery): WhichCarriersResult;
