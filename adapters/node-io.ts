@@ -9,10 +9,7 @@ import type { HttpResponse } from './http/request.js';
  * is too large, without letting a client fill the memory.
  */
 export function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const length = req.headers['content-length'];
-  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
-    return Promise.resolve(undefined);
-  }
+  if (!hasBody(req)) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,6 +33,12 @@ export function readBody(req: IncomingMessage): Promise<string | undefined> {
       }
     });
   });
+}
+
+/** Whether the request announces a body (a length above zero, or chunked transfer). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** A known length instead of chunked encoding: less framing, and the answer leaves in one write. */

@@ -5,7 +5,7 @@
 //   2. node:http: the API's plain adapter vs a bare node:http server doing the same
 //   3. Lambda cold start: a fresh node process importing the built bundle and answering one event
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,10 +25,25 @@ const COLD_STARTS = 5;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
 
+/**
+ * With two or more cores, the server under test gets core 0 and this process (autocannon) core 1:
+ * otherwise the load generator and the server steal each other's CPU, and a server that needs more
+ * CPU per request also slows its own load generator, which skews every ratio.
+ */
+const pinned = (() => {
+  if (cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 console.log(`carrier-locations HTTP bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}`);
 console.log(
   `${DURATION_S} s per server in ${ROUNDS} interleaved rounds after a 1 s warm-up, ${CONNECTIONS} connections, ` +
-    `autocannon on 127.0.0.1, servers in their own processes; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+    `autocannon on 127.0.0.1, servers in their own processes${pinned ? ' (server on core 0, autocannon on core 1)' : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
 );
 console.log('figures per server: the round with the median req/s');
 
@@ -44,7 +59,9 @@ writeFileSync(bodyFile, JSON.stringify(engine.search({ zip: medianZip })));
 console.log(`answer sizes: median ${int(sizes[sizes.length >> 1])} B, p99 ${int(sizes[Math.floor(sizes.length * 0.99)])} B`);
 
 function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, bodyFile], {
+  const command = [process.execPath, '--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, bodyFile];
+  const [file, ...args] = pinned ? ['taskset', '-c', '0', ...command] : command;
+  const child = spawn(file, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -14,7 +14,7 @@ import { RouteMatcher } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders } from './quota.js';
 import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
-import { buildRoutes, type Route } from './routes.js';
+import { buildRoutes, JsonText, type Route } from './routes.js';
 
 // The package's `./http` entry: what an embedder needs to build a core.
 export type { HttpRequest, HttpResponse, Query } from './request.js';
@@ -84,7 +84,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     if (repeated) throw new HttpError(400, `${repeated} must be given once`);
     const body = found.route.body ? parseJsonObject(req.body) : {};
     const result = await found.route.answer({ query: req.query, params: found.params, body, key });
-    return json(200, JSON.stringify(result), { 'Cache-Control': 'no-store' });
+    return json(200, result instanceof JsonText ? result.text : JSON.stringify(result), { 'Cache-Control': 'no-store' });
   }
 
   return {

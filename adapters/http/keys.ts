@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export type Plan = 'basic' | 'pro' | 'enterprise';
 
@@ -17,7 +17,8 @@ export interface ApiKeyRecord {
 }
 
 function hashKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey, 'utf8').digest('hex');
+  // One-shot hashing: about 3x cheaper per request than a createHash object.
+  return hash('sha256', rawKey, 'hex');
 }
 
 function isPlan(s: string): s is Plan {
