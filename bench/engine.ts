@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
-import { Hits } from '../engine/location-index.js';
+import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';

@@ -9,9 +9,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
-import { Gazetteer, readGazetteer } from '../engine/gazetteer.js';
-import type { CarrierInfo } from '../engine/types.js';
-import { carrierInfo, SAMPLE_CARRIERS } from './sample-carriers.js';
+import { Gazetteer } from '../engine/gazetteer.js';
+import { readGazetteer } from '../engine/geonames.js';
+import { carrierEntry, SAMPLE_CARRIERS, type CarrierEntry } from './sample-carriers.js';
 import { loadWorldCities, ZipLocator } from './sample-geography.js';
 import { compareText, indexCitiesByCountry, placeSites, type SampleSources } from './sample-networks.js';
 import { SERVICE_POINT_COLUMNS, servicePoints, type ServicePointRow } from './service-areas.js';
@@ -23,7 +23,7 @@ export interface SampleOptions {
 }
 
 export interface SampleDataset {
-  carriers: CarrierInfo[];
+  carriers: CarrierEntry[];
   /** Sorted by carrier, then terminal code. */
   terminals: TerminalRow[];
   /** Sorted by carrier, ZIP, city. */
@@ -51,7 +51,7 @@ export function buildSample(options: SampleOptions = {}): SampleDataset {
   }
   terminals.sort((a, b) => compareText(a.carrier, b.carrier) || compareText(a.terminalCode, b.terminalCode));
   points.sort((a, b) => compareText(a.carrier, b.carrier) || compareText(a.zip, b.zip) || compareText(a.city, b.city));
-  return { carriers: SAMPLE_CARRIERS.map(carrierInfo), terminals, servicePoints: points };
+  return { carriers: SAMPLE_CARRIERS.map(carrierEntry), terminals, servicePoints: points };
 }
 
 /** Writes carriers.json, terminals.csv and service-points.csv into outDir. */

@@ -1,7 +1,8 @@
 // The ten sample carriers: what carriers.json says about each, and the shape of the synthetic
 // network the generator lays out for it on real geography.
 
-import type { CarrierInfo } from '../engine/types.js';
+import type { z } from 'zod';
+import type { carrierSchema } from '../engine/carriers.js';
 import { CONTIGUOUS_STATES } from './us-regions.js';
 
 /** One country's share of a terminal network. */
@@ -47,7 +48,10 @@ export type NetworkPlan =
     }
   | { shape: 'drop-points' };
 
-export interface SampleCarrier extends CarrierInfo {
+/** A carriers.json entry as written: the optional capabilities only where a carrier has them. */
+export type CarrierEntry = z.input<typeof carrierSchema>;
+
+export interface SampleCarrier extends CarrierEntry {
   plan: NetworkPlan;
 }
 
@@ -74,6 +78,7 @@ function regionalLtl(states: readonly string[], terminals: number, spacingMiles:
 export const SAMPLE_CARRIERS: readonly SampleCarrier[] = [
   {
     id: 'carrier-a', name: 'Carrier A', scac: 'CRAA', kind: 'ltl', unified: true, canReach: false, lookup: 'zip',
+    schedules: true, terminalRoute: 'station',
     plan: {
       shape: 'terminals',
       areas: [{ country: 'US', states: CONTIGUOUS_STATES, terminals: 260, spacingMiles: 30, minPopulation: 8_000 }],
@@ -84,6 +89,7 @@ export const SAMPLE_CARRIERS: readonly SampleCarrier[] = [
   },
   {
     id: 'carrier-b', name: 'Carrier B', scac: 'CRBA', kind: 'ltl', unified: true, canReach: false, lookup: 'zip',
+    terminalRoute: 'terminal',
     plan: {
       shape: 'terminals',
       areas: [{ country: 'US', states: CONTIGUOUS_STATES, terminals: 225, spacingMiles: 35, minPopulation: 8_000 }],
@@ -155,6 +161,7 @@ export const SAMPLE_CARRIERS: readonly SampleCarrier[] = [
 ];
 
 /** What carriers.json holds: the carrier without its network plan, keys in the documented order. */
-export function carrierInfo({ id, name, scac, kind, unified, canReach, lookup }: SampleCarrier): CarrierInfo {
-  return { id, name, scac, kind, unified, canReach, lookup };
+export function carrierEntry({ plan: _plan, ...entry }: SampleCarrier): CarrierEntry {
+  const { id, name, scac, kind, unified, canReach, lookup, schedules, terminalRoute } = entry;
+  return { id, name, scac, kind, unified, canReach, lookup, ...(schedules && { schedules }), ...(terminalRoute && { terminalRoute }) };
 }

@@ -5,12 +5,25 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import { carrierLocationsQuerySchema, coverageQuerySchema, pagedSchema, parseInput, pathParamSchema, searchTextSchema } from './params.js';
 import { pageOf } from './paging.js';
-import { validateList, validateZipList } from './unified.js';
-import type { CarrierBatchResult, CarrierLocationsQuery, CoverageResult, LocationPage, LocationRecord } from './types.js';
+import { compareNearest } from './ranking.js';
+import type { Records } from './records.js';
+import {
+  batchFieldFor, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
+  validateBatchList, type CarrierBatch, type CoverageQuery, type LocationsQuery, type PageQuery, type TextSearchQuery,
+} from './requests.js';
+import type { CarrierBatchResult, CoverageResult, LocationPage, LocationRecord } from './responses.js';
 
-const COUNTRY = /^[A-Za-z]{2}$/;
+/** Values of a carrier's own data for each lookup parameter: inputs that are sure to find something. */
+export interface CarrierExamples {
+  /** A ZIP it serves (points-served), else the ZIP of one of its US locations. */
+  zip?: string;
+  state?: string;
+  region?: string;
+  country?: string;
+  /** A terminal that serves points when it has any, else its first location. */
+  terminalCode?: string;
+}
 
 export class CarrierLookups {
   private readonly haystacks = new Map<number, string[]>();
@@ -18,32 +31,21 @@ export class CarrierLookups {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
+    private readonly records: Records,
   ) {}
 
-  carrier(id: string): number {
-    const c = typeof id === 'string' ? this.net.carrierNumber(id) : -1;
-    if (c < 0) throw new InvalidInputError(`unknown carrier "${String(id).slice(0, 40)}"`);
-    return c;
-  }
-
-  locations(carrierId: string, input: CarrierLocationsQuery): LocationPage {
-    const c = this.carrier(carrierId);
-    const query = parseInput(carrierLocationsQuerySchema, input);
-    const page = query.page ?? 1;
-    const lookup = this.net.carriers[c].lookup;
-    const value = query[lookup];
-    if (value === undefined || value === '') throw new InvalidInputError(`${lookup} is required`);
-    if (typeof value !== 'string') throw new InvalidInputError(`${lookup} must be a string`);
-    const city = query.city === undefined ? undefined : placeKey(query.city);
-    if (query.city !== undefined && city === '') throw new InvalidInputError('city must not be empty');
+  locations(carrierId: string, input: LocationsQuery): LocationPage {
+    const c = this.net.requireCarrier(carrierId);
+    const info = this.net.carriers[c];
+    const query: Record<string, string | number | undefined> = parseInput(locationsQuerySchemaFor(info), input);
+    const value = String(query[info.lookup]);
+    const city = typeof query.city === 'string' ? placeKey(query.city) : undefined;
     const t = this.net.t;
     let locs: number[];
-    switch (lookup) {
-      case 'zip': {
-        if (!/^\d{5}$/.test(value)) throw new InvalidInputError('zip must be 5 digits');
+    switch (info.lookup) {
+      case 'zip':
         locs = this.servingZip(c, Number(value), city);
         break;
-      }
       case 'state': {
         const state = this.stateParam(c, value, 'state');
         locs = this.filter(c, (l) => t.locState[l] === state && (t.locCountry[l] === 'US' || !this.gazetteer.hasState(state)));
@@ -51,88 +53,69 @@ export class CarrierLookups {
       }
       case 'region': {
         const regions = [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
-        const region = value.toLowerCase();
-        if (!regions.includes(region)) throw new InvalidInputError(`region must be one of ${regions.join(', ')}`);
-        locs = this.filter(c, (l) => t.locRegion[l] === region);
+        if (!regions.includes(value)) throw new InvalidInputError(`region must be one of ${regions.join(', ')}`);
+        locs = this.filter(c, (l) => t.locRegion[l] === value);
         break;
       }
-      default: {
-        if (!COUNTRY.test(value)) throw new InvalidInputError(`${lookup} must be a 2-letter country code`);
-        const country = value.toUpperCase();
-        locs = this.filter(c, (l) => t.locCountry[l] === country);
-      }
+      default:
+        locs = this.filter(c, (l) => t.locCountry[l] === value);
     }
-    if (city !== undefined && lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
-    return pageOf(locs, page, (l) => this.net.record(l));
+    if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
+    return pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.records.record(l));
   }
 
-  countryLocations(carrierId: string, code: string, query: { page?: number | string } = {}): LocationPage {
-    const c = this.carrier(carrierId);
+  countryLocations(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
+    const c = this.net.requireCarrier(carrierId);
     parseInput(pathParamSchema('code'), code);
-    if (!COUNTRY.test(code)) throw new InvalidInputError('code must be a 2-letter country code');
+    if (!/^[A-Za-z]{2}$/.test(code)) throw new InvalidInputError('code must be a 2-letter country code');
     const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const country = code.toUpperCase();
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
-    return pageOf(locs, page, (l) => this.net.record(l));
+    return pageOf(locs, page, (l) => this.records.record(l));
   }
 
   /** Every whitespace-separated word of 2+ characters must occur in name, code, city, state or ZIP. */
-  search(carrierId: string, query: { q: string; page?: number | string }): LocationPage {
-    const c = this.carrier(carrierId);
+  search(carrierId: string, query: TextSearchQuery): LocationPage {
+    const c = this.net.requireCarrier(carrierId);
     const { q, page = 1 } = parseInput(searchTextSchema, query);
     const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
     if (words.length === 0) throw new InvalidInputError('q must contain a word of at least 2 characters');
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));
-    return pageOf(locs, page, (l) => this.net.record(l));
+    return pageOf(locs, page, (l) => this.records.record(l));
   }
 
-  /** The points served by one terminal, as records of the served places. */
-  terminalPoints(carrierId: string, code: string, query: { page?: number | string } = {}): LocationPage {
-    const c = this.carrier(carrierId);
+  /** The points served by one terminal, as records of the served places; an unknown terminal is an empty page. */
+  terminalPoints(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
+    const c = this.net.requireCarrier(carrierId);
     parseInput(pathParamSchema('num'), code);
     const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const t = this.net.t;
-    const [from, to] = this.net.carrierLocations(c);
-    let terminal = -1;
-    for (let l = from; l < to; l++) if (t.locCode[l] === code) terminal = l;
+    const terminal = this.terminal(c, code);
     const points = terminal < 0 ? [] : Array.from(t.termSp.subarray(t.termSpStart[terminal], t.termSpStart[terminal + 1]));
-    return pageOf(points, page, (p) => this.servedPointRecord(p));
+    return pageOf(points, page, (p) => this.records.servedPoint(p));
   }
 
-  batch(carrierId: string, body: { zips?: string[]; country_codes?: string[] }, maxPerRequest: number): CarrierBatchResult {
-    const c = this.carrier(carrierId);
+  batch(carrierId: string, body: CarrierBatch, maxPerRequest: number): CarrierBatchResult {
+    const c = this.net.requireCarrier(carrierId);
+    const field = batchFieldFor(this.net.carriers[c]);
     const results: Record<string, LocationRecord[]> = {};
     let total = 0;
-    if (this.net.carriers[c].lookup === 'country_code') {
-      const codes = validateList(body, 'country_codes', maxPerRequest, COUNTRY, 'a 2-letter country code', (s) => s.toUpperCase());
-      for (const code of codes) {
-        results[code] = this.filter(c, (l) => this.net.t.locCountry[l] === code).map((l) => this.net.record(l));
-        total += results[code].length;
-      }
-    } else {
-      for (const zip of validateZipList(body, 'zips', maxPerRequest)) {
-        results[zip] = this.servingZip(c, Number(zip), undefined).map((l) => this.net.record(l));
-        total += results[zip].length;
-      }
+    for (const key of validateBatchList(body, field, maxPerRequest)) {
+      const locs = field === 'country_codes' ? this.filter(c, (l) => this.net.t.locCountry[l] === key) : this.servingZip(c, Number(key), undefined);
+      results[key] = locs.map((l) => this.records.record(l));
+      total += locs.length;
     }
     return { success: true, results, total };
   }
 
-  coverage(carrierId: string, input: { state?: string; country_code?: string }): CoverageResult {
-    const c = this.carrier(carrierId);
-    const query = parseInput(coverageQuerySchema, input);
+  coverage(carrierId: string, input: CoverageQuery): CoverageResult {
+    const c = this.net.requireCarrier(carrierId);
+    const query = parseInput(coverageQuerySchemaFor(this.net.carriers[c]), input);
     const t = this.net.t;
-    const info = this.net.carriers[c];
-    let state: string | undefined;
-    if (query.state !== undefined) state = this.stateParam(c, query.state, 'state');
-    else if (info.lookup === 'zip' && this.net.hasServicePoints(c)) throw new InvalidInputError('state is required');
-    let country: string | undefined;
-    if (query.country_code !== undefined) {
-      if (!COUNTRY.test(query.country_code)) throw new InvalidInputError('country_code must be a 2-letter country code');
-      country = query.country_code.toUpperCase();
-    }
+    const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');
+    const country = query.country_code;
     const locs = this.filter(c, (l) => (state === undefined || t.locState[l] === state) && (country === undefined || t.locCountry[l] === country));
     const states = new Map<string, { locations: number; zips: Set<number> }>();
     const entry = (s: string) => states.get(s) ?? states.set(s, { locations: 0, zips: new Set() }).get(s)!;
@@ -157,11 +140,33 @@ export class CarrierLookups {
     };
   }
 
+  examples(carrierId: string): CarrierExamples {
+    const c = this.net.requireCarrier(carrierId);
+    const t = this.net.t;
+    const [from, to] = this.net.carrierLocations(c);
+    const first = <T>(pick: (l: number) => T | undefined): T | undefined => {
+      for (let l = from; l < to; l++) {
+        const value = pick(l);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    };
+    const servedRow = this.net.carriers[c].pointsServed ? t.spCarrier.indexOf(c) : -1;
+    const usZip = (l: number) => (t.locCountry[l] === 'US' && /^\d{5}/.test(t.locZip[l]) ? t.locZip[l].slice(0, 5) : undefined);
+    return {
+      zip: servedRow >= 0 ? String(t.spZip[servedRow]).padStart(5, '0') : first(usZip),
+      state: first((l) => (t.locCountry[l] === 'US' && t.locState[l] ? t.locState[l] : undefined)),
+      region: first((l) => t.locRegion[l] || undefined),
+      country: first((l) => t.locCountry[l]),
+      terminalCode: servedRow >= 0 ? t.locCode[t.spTerminal[servedRow]] : first((l) => t.locCode[l]),
+    };
+  }
+
   /** Terminals serving a ZIP (points-served), nearest first; carriers without a points-served table: locations in it. */
   servingZip(c: number, zipCode: number, cityKey: string | undefined): number[] {
     const t = this.net.t;
     const locs = new Set<number>();
-    if (this.net.hasServicePoints(c)) {
+    if (this.net.carriers[c].pointsServed) {
       const [from, to] = this.net.servicePointRange(zipCode);
       for (let p = from; p < to; p++) {
         if (t.spCarrier[p] === c && (cityKey === undefined || placeKey(t.spCity[p]) === cityKey)) locs.add(t.spTerminal[p]);
@@ -177,21 +182,13 @@ export class CarrierLookups {
     if (z < 0) return [...locs];
     const { zipLat, zipLng } = this.gazetteer.table;
     const miles = new Map([...locs].map((l) => [l, this.net.distanceTo(l, zipLat[z], zipLng[z])]));
-    return [...locs].sort((a, b) => miles.get(a)! - miles.get(b)! || a - b);
+    return [...locs].sort((a, b) => compareNearest(miles.get(a)!, a, miles.get(b)!, b));
   }
 
-  private servedPointRecord(p: number): LocationRecord {
-    const t = this.net.t;
-    const terminal = this.net.record(t.spTerminal[p]);
-    const zip = String(t.spZip[p]).padStart(5, '0');
-    const z = this.gazetteer.zipIndexOf(t.spZip[p]);
-    const { zipLat, zipLng } = this.gazetteer.table;
-    return {
-      ...terminal,
-      name: `${t.spCity[p]}, ${t.spState[p]} ${zip}`,
-      address: { line1: '', line2: '', city: t.spCity[p], state: t.spState[p], zipCode: zip, country: 'US' },
-      location: z < 0 ? terminal.location : { latitude: zipLat[z], longitude: zipLng[z] },
-    };
+  private terminal(c: number, code: string): number {
+    const [from, to] = this.net.carrierLocations(c);
+    for (let l = from; l < to; l++) if (this.net.t.locCode[l] === code) return l;
+    return -1;
   }
 
   private stateParam(c: number, value: string, name: string): string {

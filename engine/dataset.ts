@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { carrierSchema, type CarrierInfo } from './carriers.js';
 import { DatasetError } from './errors.js';
-import type { CarrierInfo } from './types.js';
 
 export const TERMINAL_COLUMNS = [
   'carrier', 'terminalCode', 'name', 'line1', 'line2', 'city', 'state', 'zipCode', 'country',
@@ -15,16 +15,6 @@ export const TERMINAL_COLUMNS = [
 export const SERVICE_POINT_COLUMNS = [
   'carrier', 'zip', 'city', 'state', 'terminalCode', 'direct', 'serviceDays', 'addOnDays',
 ] as const;
-
-const carrierSchema = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'id must be lower-case letters, digits and dashes'),
-  name: z.string().min(1),
-  scac: z.string().regex(/^[A-Z0-9]{2,4}$/, 'scac must be 2-4 upper-case letters or digits'),
-  kind: z.enum(['ltl', 'freight', 'worldwide', 'postal']),
-  unified: z.boolean(),
-  canReach: z.boolean(),
-  lookup: z.enum(['zip', 'country_code', 'region', 'state', 'country']),
-});
 
 const text = z.string().max(200).refine((s) => !s.includes('\u0000'), 'must not contain NUL');
 const coordinate = (min: number, max: number) =>

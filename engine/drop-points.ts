@@ -3,11 +3,12 @@
 import { NotFoundError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
-import { Hits } from './location-index.js';
+import { Hits } from './hits.js';
 import type { Network } from './network.js';
-import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput, pathParamSchema } from './params.js';
 import { pageOf } from './paging.js';
-import type { DropPointResult, LocationPage } from './types.js';
+import type { Records } from './records.js';
+import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput, pathParamSchema, type DropPointsQuery } from './requests.js';
+import type { DropPointResult, LocationPage } from './responses.js';
 
 export class DropPoints {
   private readonly postal: number[];
@@ -16,8 +17,9 @@ export class DropPoints {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
+    private readonly records: Records,
   ) {
-    this.postal = net.carriers.flatMap((c, i) => (c.kind === 'postal' ? [i] : []));
+    this.postal = net.carriersWhere((c) => c.kind === 'postal');
   }
 
   /** Drop points by id, built on the first lookup by id. */
@@ -33,7 +35,7 @@ export class DropPoints {
   }
 
   /** Drop points within the radius of a ZIP, nearest first, each with its distance. */
-  around(query: { zip: string; radius?: number | string; page?: number | string }): LocationPage {
+  around(query: DropPointsQuery): LocationPage {
     const q = parseInput(dropPointsQuerySchema, query);
     const z = this.gazetteer.zipIndex(q.zip);
     const hits = new Hits(64);
@@ -43,13 +45,13 @@ export class DropPoints {
       hits.sort();
     }
     const found = Array.from(hits.loc.subarray(0, hits.count), (loc, k) => ({ loc, miles: hits.miles[k] }));
-    return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.net.record(loc), distanceMiles: roundMiles(miles) }));
+    return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.records.record(loc), distanceMiles: roundMiles(miles) }));
   }
 
   byId(id: string): DropPointResult {
     parseInput(pathParamSchema('id'), id);
     const l = this.byCode.get(id) ?? this.byCode.get(id.toUpperCase());
     if (l === undefined) throw new NotFoundError(`no drop point with id "${id.slice(0, 40)}"`);
-    return { success: true, location: this.net.record(l) };
+    return { success: true, location: this.records.record(l) };
   }
 }

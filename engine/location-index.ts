@@ -4,99 +4,8 @@
 // allocates nothing.
 
 import KDBush from 'kdbush';
-import { boundingBoxes, EARTH_RADIUS_MILES } from './geo.js';
-
-const RAD = Math.PI / 180;
-
-/** Hits of one query: location ids and their distances in miles, in parallel buffers. */
-export class Hits {
-  loc: Uint32Array;
-  miles: Float64Array;
-  count = 0;
-
-  constructor(capacity = 256) {
-    this.loc = new Uint32Array(capacity);
-    this.miles = new Float64Array(capacity);
-  }
-
-  clear(): void {
-    this.count = 0;
-  }
-
-  push(loc: number, miles: number): void {
-    if (this.count === this.loc.length) this.grow();
-    this.loc[this.count] = loc;
-    this.miles[this.count++] = miles;
-  }
-
-  /** Sorts by distance, ties by location id (carrier, then terminal code); in place, no allocation. */
-  sort(): void {
-    sortRange(this.loc, this.miles, 0, this.count - 1);
-  }
-
-  private grow(): void {
-    const loc = new Uint32Array(this.loc.length * 2);
-    const miles = new Float64Array(this.miles.length * 2);
-    loc.set(this.loc);
-    miles.set(this.miles);
-    this.loc = loc;
-    this.miles = miles;
-  }
-}
-
-function before(loc: Uint32Array, miles: Float64Array, a: number, b: number): boolean {
-  return miles[a] < miles[b] || (miles[a] === miles[b] && loc[a] < loc[b]);
-}
-
-function swap(loc: Uint32Array, miles: Float64Array, a: number, b: number): void {
-  const l = loc[a];
-  loc[a] = loc[b];
-  loc[b] = l;
-  const m = miles[a];
-  miles[a] = miles[b];
-  miles[b] = m;
-}
-
-/** Quicksort (median of three, insertion sort below 16) of parallel hit buffers [lo, hi]. */
-function sortRange(loc: Uint32Array, miles: Float64Array, lo: number, hi: number): void {
-  while (hi - lo >= 16) {
-    const mid = (lo + hi) >> 1;
-    if (before(loc, miles, mid, lo)) swap(loc, miles, mid, lo);
-    if (before(loc, miles, hi, lo)) swap(loc, miles, hi, lo);
-    if (before(loc, miles, hi, mid)) swap(loc, miles, hi, mid);
-    swap(loc, miles, mid, hi - 1);
-    const pivot = hi - 1;
-    let i = lo;
-    let j = hi - 1;
-    for (;;) {
-      while (before(loc, miles, ++i, pivot));
-      while (j > lo && before(loc, miles, pivot, --j));
-      if (i >= j) break;
-      swap(loc, miles, i, j);
-    }
-    swap(loc, miles, i, hi - 1);
-    // Recurse into the smaller side, loop on the larger: stack depth stays logarithmic.
-    if (i - lo < hi - i) {
-      sortRange(loc, miles, lo, i - 1);
-      lo = i + 1;
-    } else {
-      sortRange(loc, miles, i + 1, hi);
-      hi = i - 1;
-    }
-  }
-  for (let i = lo + 1; i <= hi; i++) {
-    const l = loc[i];
-    const m = miles[i];
-    let j = i - 1;
-    while (j >= lo && (miles[j] > m || (miles[j] === m && loc[j] > l))) {
-      loc[j + 1] = loc[j];
-      miles[j + 1] = miles[j];
-      j--;
-    }
-    loc[j + 1] = l;
-    miles[j + 1] = m;
-  }
-}
+import { boundingBoxes, hav, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
+import type { Hits } from './hits.js';
 
 const boxes = new Float64Array(8);
 const stack = new Uint32Array(128);
@@ -123,10 +32,6 @@ export class LocationIndex {
     }
   }
 
-  get size(): number {
-    return this.slotLoc.length;
-  }
-
   /**
    * Appends to `hits` every location within `radiusMiles` of (lat, lng) whose carrier is accepted
    * (`accept[locCarrier[loc]] === 1`; no filter when `accept` is null). Unsorted.
@@ -141,8 +46,7 @@ export class LocationIndex {
   ): void {
     const n = this.slotLoc.length;
     if (n === 0) return;
-    const half = Math.min(Math.PI / 2, radiusMiles / (2 * EARTH_RADIUS_MILES));
-    const threshold = Math.sin(half) ** 2;
+    const threshold = milesToTerm(radiusMiles);
     const cosLat = Math.cos(lat * RAD);
     const boxCount = boundingBoxes(lat, lng, radiusMiles, boxes);
     const { coords } = this.kd;
@@ -208,10 +112,8 @@ export class LocationIndex {
   ): void {
     const loc = slotLoc[slot];
     if (accept !== null && accept[locCarrier![loc]] === 0) return;
-    const sinDLat = Math.sin(((y - lat) * RAD) / 2);
-    const sinDLng = Math.sin(((x - lng) * RAD) / 2);
-    const h = sinDLat * sinDLat + cosLat * slotCosLat[slot] * sinDLng * sinDLng;
-    if (h <= threshold) hits.push(loc, 2 * EARTH_RADIUS_MILES * Math.asin(Math.sqrt(h)));
+    const h = haversineTerm(lat, lng, cosLat, y, x, slotCosLat[slot]);
+    if (h <= threshold) hits.push(loc, termToMiles(h));
   }
 
   /**
@@ -223,7 +125,7 @@ export class LocationIndex {
   nearest(lat: number, lng: number, k: number, hits: Hits, maxMiles = Infinity): void {
     const n = this.slotLoc.length;
     if (n === 0 || k <= 0) return;
-    const maxH = maxMiles >= Math.PI * EARTH_RADIUS_MILES ? 1 : Math.sin(maxMiles / (2 * EARTH_RADIUS_MILES)) ** 2;
+    const maxH = milesToTerm(maxMiles);
     const cosLat = Math.cos(lat * RAD);
     const { coords, nodeSize } = this.kd;
     const { slotLoc, slotCosLat } = this;
@@ -264,7 +166,7 @@ export class LocationIndex {
       }
     }
     for (let i = 0; i < best.count; i++) {
-      hits.push(slotLoc[best.slots[i]], 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(best.keys[i]))));
+      hits.push(slotLoc[best.slots[i]], termToMiles(best.keys[i]));
     }
   }
 }
@@ -312,16 +214,6 @@ function pushChild(
   if (bound <= maxH) heap.pushNode(bound, left, right, axis, minLng, minLat, maxLng, maxLat);
 }
 
-function hav(radians: number): number {
-  const s = Math.sin(radians / 2);
-  return s * s;
-}
-
-/** The haversine term h = hav(dLat) + cos(lat1) cos(lat2) hav(dLng); distance = 2R asin(sqrt(h)). */
-function haversineTerm(lat: number, lng: number, cosLat: number, lat2: number, lng2: number, cosLat2: number): number {
-  return hav((lat2 - lat) * RAD) + cosLat * cosLat2 * hav((lng2 - lng) * RAD);
-}
-
 /**
  * A lower bound of the haversine term from the query point to any point of a lng/lat box. Beside
  * the box's longitudes, the nearest point on the nearer edge meridian is where the great circle
@@ -349,7 +241,7 @@ function onMeridian(lat: number, cosLat: number, lat2: number, havDLng: number):
 /** Binary min-heap of kd-tree nodes and points in typed arrays, reused by every query. */
 class SearchHeap {
   keys = new Float64Array(256);
-  /** >= 0: a node of the pool; < 0: the point in kd slot -item - 1. */
+  /** Node of the pool at each heap position. */
   items = new Int32Array(256);
   size = 0;
   left = new Int32Array(256);
@@ -381,10 +273,6 @@ class SearchHeap {
     this.maxLng[id] = maxLng;
     this.maxLat[id] = maxLat;
     this.push(key, id);
-  }
-
-  pushPoint(key: number, slot: number): void {
-    this.push(key, -slot - 1);
   }
 
   private push(key: number, item: number): void {

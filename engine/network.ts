@@ -1,53 +1,56 @@
-// Read-only view of a compiled network: carrier lookups, the points-served table, location
-// records in the API's shapes, and the spatial indexes.
+// Read-only view of a compiled network: its carriers, the locations of each, the points-served
+// table by ZIP, locations by ZIP, city and state, and the spatial indexes.
 
-import { distanceMiles, roundMiles } from './geo.js';
-import { Hits, LocationIndex } from './location-index.js';
+import type { Carrier } from './carriers.js';
+import { InvalidInputError } from './errors.js';
+import { distanceMiles } from './geo.js';
+import { Hits } from './hits.js';
+import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
-import type { NetworkTable } from './network-table.js';
-import type { CarrierInfo, LocationRecord, NearestTerminal, NormalizedLocation, MatchKind } from './types.js';
+import type { NetworkTable } from './network-compiler.js';
 
 export class Network {
-  readonly carriers: readonly CarrierInfo[];
+  readonly carriers: readonly Carrier[];
   readonly carrierIndex: LocationIndex[];
+  /** One index over the locations of every unified carrier: one walk answers them all. */
   readonly unifiedIndex: LocationIndex;
   private readonly carrierIds = new Map<string, number>();
   private readonly lazy = new Map<string, Map<string, number[]>>();
   private readonly nearestHits = new Hits(4);
-  /** Packed from the start (an array filled at random indexes would fall into slow dictionary mode). */
-  private readonly fixedJson: (string | null)[];
 
   constructor(readonly t: NetworkTable) {
-    this.carriers = t.carriers;
+    const pointCount = new Uint32Array(t.carriers.length);
+    for (let p = 0; p < t.spCarrier.length; p++) pointCount[t.spCarrier[p]]++;
+    this.carriers = t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 }));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
-    this.fixedJson = new Array<string | null>(t.locLat.length).fill(null);
   }
 
   get locationCount(): number {
     return this.t.locLat.length;
   }
 
+  /** The carrier number of an id, -1 when the dataset has no such carrier. */
   carrierNumber(id: string): number {
     return this.carrierIds.get(id) ?? -1;
   }
 
+  /** The carrier number of an id given by a caller: an unknown one is invalid input. */
+  requireCarrier(id: string): number {
+    const c = typeof id === 'string' ? this.carrierNumber(id) : -1;
+    if (c < 0) throw new InvalidInputError(`unknown carrier "${String(id).slice(0, 40)}"`);
+    return c;
+  }
+
+  /** Carrier numbers whose entry passes `keep`, in id order. */
+  carriersWhere(keep: (c: Carrier) => boolean): number[] {
+    return this.carriers.flatMap((c, i) => (keep(c) ? [i] : []));
+  }
+
+  /** Locations of carrier c: [from, to). */
   carrierLocations(c: number): [number, number] {
     return [this.t.carrierLocStart[c], this.t.carrierLocStart[c + 1]];
-  }
-
-  hasServicePoints(c: number): boolean {
-    return this.servedByCarrier()[c] > 0;
-  }
-
-  private servedCounts: Uint32Array | null = null;
-  private servedByCarrier(): Uint32Array {
-    if (!this.servedCounts) {
-      this.servedCounts = new Uint32Array(this.carriers.length);
-      for (const c of this.t.spCarrier) this.servedCounts[c]++;
-    }
-    return this.servedCounts;
   }
 
   /** Rows of the points-served table for a ZIP: [from, to). */
@@ -95,74 +98,6 @@ export class Network {
     return distanceMiles(lat, lng, this.t.locLat[l], this.t.locLng[l]);
   }
 
-  streetAddress(l: number): string {
-    const { locLine1, locLine2 } = this.t;
-    return locLine2[l] ? `${locLine1[l]}, ${locLine2[l]}` : locLine1[l];
-  }
-
-  record(l: number): LocationRecord {
-    const t = this.t;
-    const carrier = t.carriers[t.locCarrier[l]];
-    return {
-      name: t.locName[l],
-      carrier: carrier.id,
-      address: {
-        line1: t.locLine1[l],
-        line2: t.locLine2[l],
-        city: t.locCity[l],
-        state: t.locState[l],
-        zipCode: t.locZip[l],
-        country: t.locCountry[l],
-      },
-      phone: t.locPhone[l],
-      fax: t.locFax[l],
-      email: t.locEmail[l],
-      location: { latitude: t.locLat[l], longitude: t.locLng[l] },
-      terminalCode: t.locCode[l],
-      scac: carrier.scac,
-    };
-  }
-
-  normalized(l: number, match: MatchKind, miles: number): NormalizedLocation {
-    const t = this.t;
-    const carrier = t.carriers[t.locCarrier[l]];
-    return {
-      carrier: carrier.id,
-      carrierName: carrier.name,
-      name: t.locName[l],
-      address: this.streetAddress(l),
-      city: t.locCity[l],
-      state: t.locState[l],
-      zip: t.locZip[l],
-      lat: t.locLat[l],
-      lng: t.locLng[l],
-      match,
-      distanceMiles: roundMiles(miles),
-    };
-  }
-
-  /** JSON text of normalized(l, match, miles), from a per-location cache of the fixed fields. */
-  normalizedJson(l: number, match: MatchKind, miles: number): string {
-    let fixed = this.fixedJson[l];
-    if (fixed === null) {
-      const { match: _match, distanceMiles: _miles, ...rest } = this.normalized(l, match, miles);
-      fixed = this.fixedJson[l] = JSON.stringify(rest).slice(0, -1);
-    }
-    return `${fixed},"match":"${match}","distanceMiles":${milesJson(miles)}}`;
-  }
-
-  nearestTerminal(l: number, miles: number): NearestTerminal {
-    const t = this.t;
-    return {
-      name: t.locName[l],
-      address: this.streetAddress(l),
-      city: t.locCity[l],
-      state: t.locState[l],
-      zip: t.locZip[l],
-      distanceMiles: roundMiles(miles),
-    };
-  }
-
   /** The nearest location of carrier c at any distance, or null when it has none. */
   nearestOf(c: number, lat: number, lng: number): { loc: number; miles: number } | null {
     const hits = this.nearestHits;
@@ -172,19 +107,8 @@ export class Network {
   }
 }
 
-/**
- * JSON of roundMiles(miles), written from whole tenths: integer formatting is several times
- * cheaper than printing a double, and the text is the same ("12.1", "12", "0.4").
- */
-export function milesJson(miles: number): string {
-  const tenths = Math.round(miles * 10);
-  const whole = Math.floor(tenths / 10);
-  const tenth = tenths - whole * 10;
-  return tenth === 0 ? String(whole) : `${whole}.${tenth}`;
-}
-
 /** [first, last + 1) of `key` in an ascending array. */
-export function equalRange(sorted: Int32Array, key: number): [number, number] {
+function equalRange(sorted: Int32Array, key: number): [number, number] {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -1,5 +1,7 @@
-import { PAGE_SIZE } from './params.js';
-import type { LocationPage, LocationRecord } from './types.js';
+// The paged envelope of the per-carrier list endpoints.
+
+import { PAGE_SIZE } from './requests.js';
+import type { LocationPage, LocationRecord } from './responses.js';
 
 /** One page of `items` (page numbers from 1); a page past the end is empty, with the true totals. */
 export function pageOf<T>(items: readonly T[], page: number, toRecord: (item: T) => LocationRecord): LocationPage {

@@ -2,7 +2,7 @@
 
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
-import type { ResolvedPlace } from './types.js';
+import type { ResolvedPlace } from './responses.js';
 
 export interface Place {
   kind: 'zip' | 'city' | 'state';

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 const HEADER_BYTES = 24; // magic (8), version (4), manifest length (4), sections length (8)
 
 type TypedArray = Int32Array | Uint32Array | Uint8Array | Float64Array | Uint16Array | Int16Array | Float32Array;

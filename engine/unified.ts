@@ -1,15 +1,19 @@
-// The unified endpoints: one query across many carriers, one normalized answer.
+// The unified endpoints: one query across many carriers, one normalized answer. Each reads
+// top-down: parse the input, resolve the place, match the carriers (ranked), shape the answer.
 
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
-import type { CarrierMatch, Matcher } from './matching.js';
+import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
-import { canReachQuerySchema, geocodeQuerySchema, DEFAULT_RADIUS_MILES, parseInput, placeQuerySchema, searchQuerySchema, stringListSchema } from './params.js';
-import { resolvePlace, type Place } from './places.js';
+import { resolvePlace } from './places.js';
+import type { Records } from './records.js';
+import {
+  canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
+  type CanReachQuery, type GeocodeQuery, type PlaceQuery, type SearchQuery, type ZipBatch,
+} from './requests.js';
 import type {
-  CanReachQuery, CanReachResult, GeocodeResult, MatchKind, NormalizedLocation, PlaceQuery, QueryEcho, SearchBatchResult, SearchQuery,
-  SearchResult, WhichCarriersResult,
-} from './types.js';
+  CanReachResult, GeocodeResult, MatchKind, NormalizedLocation, QueryEcho, ResolvedPlace, SearchBatchResult, SearchResult, WhichCarriersResult,
+} from './responses.js';
 
 export class UnifiedQueries {
   /** Carrier numbers of the unified scope and of can-reach, in id order. */
@@ -20,19 +24,20 @@ export class UnifiedQueries {
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
     private readonly matcher: Matcher,
+    private readonly records: Records,
   ) {
-    this.unified = net.carriers.flatMap((c, i) => (c.unified ? [i] : []));
-    this.reachable = net.carriers.flatMap((c, i) => (c.canReach ? [i] : []));
+    this.unified = net.carriersWhere((c) => c.unified);
+    this.reachable = net.carriersWhere((c) => c.canReach);
   }
 
-  geocode(query: { zip: string }): GeocodeResult {
+  geocode(query: GeocodeQuery): GeocodeResult {
     const { zip } = parseInput(geocodeQuerySchema, query);
     const z = this.gazetteer.zipIndex(zip);
     return { success: true, zip, found: z >= 0, location: z >= 0 ? this.gazetteer.zipPlace(z) : null };
   }
 
   search(query: SearchQuery): SearchResult {
-    return this.searchWith(query, (l, match, miles) => this.net.normalized(l, match, miles));
+    return this.searchWith(query, (l, match, miles) => this.records.normalized(l, match, miles));
   }
 
   /**
@@ -41,7 +46,7 @@ export class UnifiedQueries {
    * JSON.stringify on the objects (serialization, not the lookup, dominates an HTTP request).
    */
   searchJson(query: SearchQuery): string {
-    const r = this.searchWith(query, (l, match, miles) => this.net.normalizedJson(l, match, miles));
+    const r = this.searchWith(query, (l, match, miles) => this.records.normalizedJson(l, match, miles));
     // Carrier ids are [a-z0-9-] (the dataset loader enforces it): quoted as they are.
     const parts: string[] = [];
     for (const id in r.byCarrier) parts.push(`"${id}":[${r.byCarrier[id].join(',')}]`);
@@ -53,56 +58,55 @@ export class UnifiedQueries {
     );
   }
 
-  /** The unified search with each location built by `make`: objects for the library, JSON text for servers. */
-  private searchWith<T>(query: SearchQuery, make: (l: number, match: MatchKind, miles: number) => T): SearchShape<T> {
+  /** The unified search with each location shaped by `shape`: objects for the library, JSON text for servers. */
+  private searchWith<T>(query: SearchQuery, shape: (l: number, match: MatchKind, miles: number) => T): SearchShape<T> {
     const q = parseInput(searchQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = this.scope(q.carriers);
     const place = resolvePlace(this.gazetteer, q);
-    const matches = place ? this.matcher.match(place, scope, { radiusMiles, nearby: true }) : [];
     const byCarrier: Record<string, T[]> = {};
     for (const c of scope) byCarrier[this.net.carriers[c].id] = [];
-    const ranked: { item: T; exact: boolean; miles: number; l: number }[] = [];
-    for (const m of matches) {
-      if (m.kind === 'none') continue;
-      const list = byCarrier[this.net.carriers[m.carrier].id];
-      const exact = m.kind === 'exact';
-      m.locs.forEach((l, k) => {
-        const item = make(l, exact ? 'exact' : 'nearby', m.miles[k]);
-        list.push(item);
-        ranked.push({ item, exact, miles: m.miles[k], l });
-      });
-    }
-    // Location ids run in carrier-id then terminal-code order: the documented tie-break.
-    ranked.sort((a, b) => Number(b.exact) - Number(a.exact) || a.miles - b.miles || a.l - b.l);
-    const results = ranked.map((r) => r.item);
-    return {
+    const answer = (resolved: ResolvedPlace | null, matchType: SearchResult['matchType'], results: T[]): SearchShape<T> => ({
       success: true,
       query: echo(q, radiusMiles),
-      resolved: place ? place.resolved : null,
-      matchType: matches.some((m) => m.kind === 'exact') ? 'exact' : results.length > 0 ? 'nearby' : 'none',
+      resolved,
+      matchType,
       total: results.length,
       carriers: scope.map((c) => this.net.carriers[c].id),
       byCarrier,
       results,
-    };
+    });
+    if (!place) return answer(null, 'none', []);
+
+    const m = this.matcher.match(place, scope, radiusMiles);
+    const { loc, miles, count } = m.hits;
+    const results = new Array<T>(count);
+    for (let i = 0; i < count; i++) results[i] = shape(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+    for (const c of scope) {
+      const list = byCarrier[this.net.carriers[c].id];
+      for (let k = m.runStart[c], end = k + m.runLength[c]; k < end; k++) list.push(results[m.byCarrier[k]]);
+    }
+    return answer(place.resolved, m.exactCount > 0 ? 'exact' : count > 0 ? 'nearby' : 'none', results);
   }
 
-  searchBatch(body: { zips: string[] }, maxPerRequest: number): SearchBatchResult {
-    const zips = validateZipList(body, 'zips', maxPerRequest);
+  searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
+    const zips = validateBatchList(body, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
       const place = resolvePlace(this.gazetteer, { zip });
       const byCarrier: Record<string, NormalizedLocation[]> = {};
-      let total = 0;
       for (const c of this.unified) byCarrier[this.net.carriers[c].id] = [];
-      if (place) {
-        for (const m of this.matcher.match(place, this.unified, { radiusMiles: 0, nearby: false })) {
-          const list = byCarrier[this.net.carriers[m.carrier].id];
-          m.locs.forEach((l, k) => list.push(this.net.normalized(l, 'exact', m.miles[k])));
-          total += m.locs.length;
+      if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
+      const m = this.matcher.match(place, this.unified, null);
+      const { loc, miles } = m.hits;
+      for (const c of this.unified) {
+        const list = byCarrier[this.net.carriers[c].id];
+        for (let k = m.runStart[c], end = k + m.runLength[c]; k < end; k++) {
+          const hit = m.byCarrier[k];
+          list.push(this.records.normalized(loc[hit], 'exact', miles[hit]));
         }
       }
-      return { zip, resolved: place ? place.resolved : null, matchType: total > 0 ? ('exact' as const) : ('none' as const), total, byCarrier };
+      const total = m.hits.count;
+      return { zip, resolved: place.resolved, matchType: total > 0 ? ('exact' as const) : ('none' as const), total, byCarrier };
     });
     return { success: true, count: results.length, maxPerRequest, results };
   }
@@ -111,23 +115,29 @@ export class UnifiedQueries {
     const q = parseInput(placeQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, q);
-    const matches = place ? this.matcher.match(place, this.unified, { radiusMiles, nearby: true }) : [];
-    const serving = matches.filter((m) => m.kind !== 'none').sort(byNearest);
-    const servingIds = new Set(serving.map((m) => m.carrier));
-    return {
-      success: true,
-      query: echo(q, radiusMiles),
-      resolved: place ? place.resolved : null,
-      served: serving.length > 0,
-      carrierCount: serving.length,
-      carriers: serving.map((m) => ({
-        carrier: this.net.carriers[m.carrier].id,
-        name: this.net.carriers[m.carrier].name,
-        serviceType: m.kind === 'exact' ? ('direct' as const) : ('nearby' as const),
-        nearestTerminal: this.net.nearestTerminal(m.locs[0], m.miles[0]),
-      })),
-      notServedBy: this.unified.filter((c) => !servingIds.has(c)).map((c) => this.net.carriers[c].id),
+    const answer = (resolved: ResolvedPlace | null, carriers: WhichCarriersResult['carriers']): WhichCarriersResult => {
+      const serving = new Set(carriers.map((c) => c.carrier));
+      return {
+        success: true,
+        query: echo(q, radiusMiles),
+        resolved,
+        served: carriers.length > 0,
+        carrierCount: carriers.length,
+        carriers,
+        notServedBy: this.unified.map((c) => this.net.carriers[c].id).filter((id) => !serving.has(id)),
+      };
     };
+    if (!place) return answer(null, []);
+    const m = this.matcher.match(place, this.unified, radiusMiles);
+    return answer(
+      place.resolved,
+      m.servingNearestFirst(this.unified).map((c) => ({
+        carrier: this.net.carriers[c].id,
+        name: this.net.carriers[c].name,
+        serviceType: serviceType(m, c),
+        nearestTerminal: this.nearestTerminal(m, c),
+      })),
+    );
   }
 
   canReach(query: CanReachQuery): CanReachResult {
@@ -140,34 +150,42 @@ export class UnifiedQueries {
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, q);
     const info = this.net.carriers[carrier];
-    const matches = place ? this.matcher.match(place, this.reachable, { radiusMiles: radius, nearby: true }) : [];
-    const own = matches.find((m) => m.carrier === carrier);
-    const reached = own !== undefined && own.kind !== 'none';
-    let nearestTerminal = null;
-    if (reached) nearestTerminal = this.net.nearestTerminal(own.locs[0], own.miles[0]);
-    else if (place) {
-      const nearest = this.net.nearestOf(carrier, place.resolved.lat, place.resolved.lng);
-      if (nearest) nearestTerminal = this.net.nearestTerminal(nearest.loc, nearest.miles);
-    }
-    return {
-      success: true,
+    const base = {
+      success: true as const,
       carrier: info.id,
       carrierName: info.name,
       query: { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radius },
-      resolved: place ? place.resolved : null,
+    };
+    if (!place) return { ...base, resolved: null, canReach: false, serviceType: 'none', nearestTerminal: null, alternatives: [] };
+
+    const m = this.matcher.match(place, this.reachable, radius);
+    const reached = m.kind(carrier) !== 'none';
+    let nearestTerminal = reached ? this.nearestTerminal(m, carrier) : null;
+    if (!reached) {
+      const nearest = this.net.nearestOf(carrier, place.resolved.lat, place.resolved.lng);
+      if (nearest) nearestTerminal = this.records.nearestTerminal(nearest.loc, nearest.miles);
+    }
+    return {
+      ...base,
+      resolved: place.resolved,
       canReach: reached,
-      serviceType: reached ? (own.kind === 'exact' ? 'direct' : 'nearby') : 'none',
+      serviceType: reached ? serviceType(m, carrier) : 'none',
       nearestTerminal,
-      alternatives: matches
-        .filter((m) => m.carrier !== carrier && m.kind !== 'none')
-        .sort(byNearest)
-        .map((m) => ({
-          carrier: this.net.carriers[m.carrier].id,
-          name: this.net.carriers[m.carrier].name,
-          serviceType: m.kind === 'exact' ? ('direct' as const) : ('nearby' as const),
-          distanceMiles: this.net.nearestTerminal(m.locs[0], m.miles[0]).distanceMiles,
+      alternatives: m
+        .servingNearestFirst(this.reachable)
+        .filter((c) => c !== carrier)
+        .map((c) => ({
+          carrier: this.net.carriers[c].id,
+          name: this.net.carriers[c].name,
+          serviceType: serviceType(m, c),
+          distanceMiles: this.nearestTerminal(m, c).distanceMiles,
         })),
     };
+  }
+
+  private nearestTerminal(m: MatchSet, c: number) {
+    const hit = m.nearestOf(c);
+    return this.records.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
   }
 
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */
@@ -183,45 +201,10 @@ export class UnifiedQueries {
 
 type SearchShape<T> = Omit<SearchResult, 'byCarrier' | 'results'> & { byCarrier: Record<string, T[]>; results: T[] };
 
-function byNearest(a: CarrierMatch, b: CarrierMatch): number {
-  return a.miles[0] - b.miles[0] || a.carrier - b.carrier;
+function serviceType(m: MatchSet, c: number): 'direct' | 'nearby' {
+  return m.kind(c) === 'exact' ? 'direct' : 'nearby';
 }
 
 function echo(q: { zip?: string; city?: string; state?: string }, radiusMiles: number): QueryEcho {
   return { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radiusMiles };
-}
-
-/**
- * A batch list: 1..max unique entries, each matching `pattern`; the first bad entry is named.
- * Returns the entries normalized by `normalize`.
- */
-export function validateList(
-  body: unknown,
-  field: string,
-  max: number,
-  pattern: RegExp,
-  what: string,
-  normalize: (s: string) => string = (s) => s,
-): string[] {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InvalidInputError(`body must be a JSON object with ${field}`);
-  }
-  const list = parseInput(stringListSchema(field), (body as Record<string, unknown>)[field] ?? null);
-  if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
-  if (list.length > max) {
-    throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);
-  }
-  const seen = new Map<string, number>();
-  return list.map((raw, i) => {
-    if (!pattern.test(raw)) throw new InvalidInputError(`${field}[${i}] must be ${what} (got ${JSON.stringify(raw.slice(0, 20))})`);
-    const value = normalize(raw);
-    const first = seen.get(value);
-    if (first !== undefined) throw new InvalidInputError(`${field}[${i}] repeats ${field}[${first}] (${value})`);
-    seen.set(value, i);
-    return value;
-  });
-}
-
-export function validateZipList(body: unknown, field: string, max: number): string[] {
-  return validateList(body, field, max, /^\d{5}$/, 'a 5-digit ZIP');
 }

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../data/generate-sample.js';
-import { Gazetteer, readGazetteer } from '../engine/gazetteer.js';
+import { Gazetteer } from '../engine/gazetteer.js';
+import { readGazetteer } from '../engine/geonames.js';
 
 type Row = Record<string, string>;
 
@@ -20,8 +21,8 @@ const TERMINAL_HEADER =
 const SERVICE_POINT_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
 
 const EXPECTED_CARRIERS = [
-  { id: 'carrier-a', kind: 'ltl', unified: true, canReach: false, lookup: 'zip' },
-  { id: 'carrier-b', kind: 'ltl', unified: true, canReach: false, lookup: 'zip' },
+  { id: 'carrier-a', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', schedules: true, terminalRoute: 'station' },
+  { id: 'carrier-b', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', terminalRoute: 'terminal' },
   { id: 'carrier-c', kind: 'worldwide', unified: false, canReach: false, lookup: 'country_code' },
   { id: 'carrier-d', kind: 'freight', unified: true, canReach: false, lookup: 'region' },
   { id: 'carrier-e', kind: 'ltl', unified: true, canReach: true, lookup: 'state' },
@@ -160,7 +161,8 @@ describe('carriers.json', () => {
     expect(carriers.map((c) => c.id)).toEqual(EXPECTED_CARRIERS.map((c) => c.id));
     for (const [i, expected] of EXPECTED_CARRIERS.entries()) {
       expect(carriers[i]).toMatchObject(expected);
-      expect(Object.keys(carriers[i])).toEqual(['id', 'name', 'scac', 'kind', 'unified', 'canReach', 'lookup']);
+      // The documented keys in order; the optional capabilities only where a carrier has them.
+      expect(Object.keys(carriers[i])).toEqual(['id', 'name', 'scac', 'kind', 'unified', 'canReach', 'lookup', ...Object.keys(expected).slice(5)]);
       expect(carriers[i].name).toBe(`Carrier ${'ABCDEFGHIJ'[i]}`);
       expect(carriers[i].scac).toMatch(/^[A-Z]{4}$/);
     }

@@ -3,7 +3,7 @@
 // Order of checks: route (404) -> key (401) -> quota (429) -> validation (400) -> answer.
 
 import { pino, type Logger } from 'pino';
-import type { Engine } from '../../engine/types.js';
+import type { Engine } from '../../engine/engine.js';
 import type { KvStore } from '../kv/store.js';
 import { parseJsonObject } from './body.js';
 import { createDocs } from './docs.js';
@@ -14,7 +14,9 @@ import { RouteMatcher } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders } from './quota.js';
 import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
-import { buildRoutes, JsonText, type Route } from './routes.js';
+import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
+import { JsonText, type Route } from './route.js';
+import { unifiedRoutes } from './unified-routes.js';
 
 // The package's `./http` entry: what an embedder needs to build a core.
 export type { HttpRequest, HttpResponse, Query } from './request.js';
@@ -45,6 +47,14 @@ export const API_VERSION = '1.0.0';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
+
+/**
+ * The route table of an engine: the unified endpoints, then the drop points and each carrier's own
+ * (the health report lists its probes in this order, as the spec does).
+ */
+export function buildRoutes(engine: Engine): Route[] {
+  return [...unifiedRoutes(engine), ...dropPointRoutes(engine), ...engine.carriers.flatMap((c) => carrierRoutes(engine, c))];
+}
 
 export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
   const routes = buildRoutes(engine);
@@ -82,7 +92,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     if (!decision.allowed) throw new HttpError(429, `monthly quota of ${decision.limit} calls exceeded`);
     const repeated = repeatedParam(req.query, found.route.repeatable);
     if (repeated) throw new HttpError(400, `${repeated} must be given once`);
-    const body = found.route.body ? parseJsonObject(req.body) : {};
+    const body = found.route.body ? parseJsonObject(req.body) : undefined;
     const result = await found.route.answer({ query: req.query, params: found.params, body, key });
     return json(200, result instanceof JsonText ? result.text : JSON.stringify(result), { 'Cache-Control': 'no-store' });
   }

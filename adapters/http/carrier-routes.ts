@@ -1,163 +1,120 @@
-// Per-carrier endpoints, derived from each carrier's kind and lookup parameter, and the postal
-// carriers' drop points. The raw query goes to the engine, which validates it (see routes.ts).
+// Per-carrier endpoints, derived from each carrier's entry in the dataset (its lookup parameter,
+// whether it has points-served rows, schedules and the path word of its terminal page), and the
+// postal carriers' drop points. Probe inputs come from the carrier's own data.
 
-import { z } from 'zod';
+import type { Carrier } from '../../engine/carriers.js';
+import type { Engine } from '../../engine/engine.js';
 import {
-  carrierInfoQuerySchema,
-  dropPointsQuerySchema,
-  pagedSchema,
-  pageSchema,
-  searchTextSchema,
-  serviceDaysQuerySchema,
-  stateCodeSchema,
-  transitQuerySchema,
-  zipListSchema,
-} from '../../engine/params.js';
-import type { CarrierInfo, Engine, LookupParam } from '../../engine/types.js';
-import * as res from './responses.js';
-import type { Route } from './routes.js';
+  carrierBatchSchemaFor, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
+  searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
+} from '../../engine/requests.js';
+import * as res from '../../engine/responses.js';
+import { defineRoute, type Probe, type Route } from './route.js';
 
-// The engine checks these at run time; the casts only tell TypeScript what it will accept.
-const as = <T>(value: unknown) => value as T;
+/** A probe asking with one parameter, when the data has a value for it (a carrier without locations has none). */
+function probe(label: string, name: string, value: string | undefined): Probe | undefined {
+  return value === undefined ? undefined : { label, input: { query: { [name]: value }, params: {} } };
+}
 
-/** Place used by health probes: central Chicago, served by the national sample carriers. */
-const PROBE_PLACE = { zip: '60601', state: 'IL', region: 'midwest', country: 'US', country_code: 'US' };
+/** The spec's probe labels call the country-code lookup's parameter `country`. */
+const probeParam = (carrier: Carrier) => (carrier.lookup === 'country_code' ? 'country' : carrier.lookup);
 
-const lookupText = (description: string) => z.string().meta({ description });
-
-/** Documented query of each carrier's list endpoint, by the carrier's lookup parameter. */
-const LOOKUP_QUERIES: Record<LookupParam, z.ZodObject> = {
-  zip: carrierInfoQuerySchema.extend({ page: pageSchema }),
-  country_code: z.object({
-    country_code: lookupText('ISO 3166-1 alpha-2 country code, case-insensitive'),
-    city: z.string().optional(),
-    page: pageSchema,
-  }),
-  region: z.object({
-    region: lookupText('a region of the carrier (the sample: northeast, midwest, south, west)'),
-    page: pageSchema,
-  }),
-  state: z.object({ state: stateCodeSchema(), page: pageSchema }),
-  country: z.object({ country: lookupText('ISO 3166-1 alpha-2 country code'), page: pageSchema }),
-};
-
-const stateQuery = (required: boolean) =>
-  z.object({ state: required ? stateCodeSchema() : stateCodeSchema().optional() });
-
-/** The spec's probe labels call carrier-c's parameter `country`, though its lookup is `country_code`. */
-const probeParam = (lookup: LookupParam) => (lookup === 'country_code' ? 'country' : lookup);
-
-export function carrierRoutes(engine: Engine, carrier: CarrierInfo): Route[] {
+export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
   // Postal drop points have their own endpoints (/api/drop-points) and are only a can-reach carrier.
   if (carrier.kind === 'postal') return [];
-  const { id, lookup } = carrier;
+  const { id, name, lookup } = carrier;
   const base = `/api/${id}-location`;
   const tag = id;
+  const examples = engine.examples(id);
+  const lookupExample = lookup === 'country_code' ? examples.country : examples[lookup];
   const routes: Route[] = [
-    {
+    defineRoute({
       method: 'GET',
       path: base,
       tag,
-      summary: `${carrier.name} locations by ${lookup}`,
-      query: LOOKUP_QUERIES[lookup],
+      summary: `${name} locations by ${lookup}`,
+      query: locationsQuerySchemaFor(carrier),
       response: res.locationPageSchema,
       errors: [400],
-      probe: {
-        label: `GET ${base}?${probeParam(lookup)}=`,
-        input: () => ({ query: { [lookup]: PROBE_PLACE[lookup] }, params: {} }),
-      },
-      answer: ({ query }) => engine.carrierLocations(id, as(query)),
-    },
-    {
+      probe: probe(`GET ${base}?${probeParam(carrier)}=`, lookup, lookupExample),
+      answer: ({ query }) => engine.carrierLocations(id, query),
+    }),
+    defineRoute({
       method: 'GET',
       path: `${base}/search`,
       tag,
-      summary: `Search ${carrier.name} locations by name, terminal code, city, state or ZIP`,
+      summary: `Search ${name} locations by name, terminal code, city, state or ZIP`,
       query: searchTextSchema,
       response: res.locationPageSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierSearch(id, as(query)),
-    },
-    {
+      answer: ({ query }) => engine.carrierSearch(id, query),
+    }),
+    defineRoute({
       method: 'GET',
       path: `${base}/coverage`,
       tag,
-      summary: `${carrier.name} coverage statistics`,
-      query:
-        lookup === 'zip'
-          ? stateQuery(true)
-          : lookup === 'country_code'
-            ? z.object({ country_code: z.string().optional() })
-            : stateQuery(false),
+      summary: `${name} coverage statistics`,
+      query: coverageQuerySchemaFor(carrier),
       response: res.coverageResultSchema,
       errors: [400],
-      probe: {
-        label: `GET ${base}/coverage`,
-        // ZIP carriers require a state (spec); the others report their whole network.
-        input: () => ({ query: lookup === 'zip' ? { state: PROBE_PLACE.state } : {}, params: {} }),
-      },
-      answer: ({ query }) => engine.coverage(id, as(query)),
-    },
+      // One state's (or country's) statistics: a small answer, not the whole network's.
+      probe: lookup === 'country_code'
+        ? probe(`GET ${base}/coverage`, 'country_code', examples.country)
+        : probe(`GET ${base}/coverage`, 'state', examples.state),
+      answer: ({ query }) => engine.coverage(id, query),
+    }),
   ];
-  if (lookup === 'zip') {
-    // The spec calls carrier-a's terminals stations; every other ZIP carrier's are terminals.
-    const word = id === 'carrier-a' ? 'station' : 'terminal';
+  if (carrier.pointsServed) {
+    const word = carrier.terminalRoute;
     routes.push(
-      {
+      defineRoute({
         method: 'GET',
         path: `${base}/${word}/:num`,
         tag,
-        summary: `ZIPs served by one ${carrier.name} ${word} (an unknown ${word} is an empty page)`,
+        summary: `ZIPs served by one ${name} ${word} (an unknown ${word} is an empty page)`,
         query: pagedSchema,
         errors: [400],
         response: res.locationPageSchema,
-        answer: ({ params, query }) => engine.terminalPoints(id, params.num, as(query)),
-      },
-      {
+        answer: ({ params, query }) => engine.terminalPoints(id, params.num, query),
+      }),
+    );
+  }
+  if (lookup === 'zip' || lookup === 'country_code') {
+    routes.push(
+      defineRoute({
         method: 'POST',
         path: `${base}/batch`,
         tag,
-        summary: `${carrier.name} terminals serving each ZIP, up to the plan's batch limit`,
-        body: z.object({ zips: zipListSchema('zips') }),
+        summary: `${name} locations for each ${lookup === 'zip' ? 'ZIP' : 'country code'}, up to the plan's batch limit`,
+        body: carrierBatchSchemaFor(carrier),
         response: res.carrierBatchResultSchema,
         errors: [400],
-        answer: ({ body, key }) => engine.carrierBatch(id, as(body), { maxPerRequest: key.batchLimit }),
-      },
+        answer: ({ body, key }) => engine.carrierBatch(id, body, { maxPerRequest: key.batchLimit }),
+      }),
     );
   }
   if (lookup === 'country_code') {
     routes.push(
-      {
+      defineRoute({
         method: 'GET',
         path: `${base}/country/:code`,
         tag,
-        summary: `${carrier.name} locations in one country`,
+        summary: `${name} locations in one country`,
         query: pagedSchema,
         response: res.locationPageSchema,
         errors: [400],
-        answer: ({ params, query }) => engine.countryLocations(id, params.code, as(query)),
-      },
-      {
-        method: 'POST',
-        path: `${base}/batch`,
-        tag,
-        summary: `${carrier.name} locations for each country code, up to the plan's batch limit`,
-        body: z.object({ country_codes: z.array(z.string()) }),
-        response: res.carrierBatchResultSchema,
-        errors: [400],
-        answer: ({ body, key }) => engine.carrierBatch(id, as(body), { maxPerRequest: key.batchLimit }),
-      },
+        answer: ({ params, query }) => engine.countryLocations(id, params.code, query),
+      }),
     );
   }
-  if (id === 'carrier-a') routes.push(...carrierARoutes(engine, base));
+  if (carrier.schedules) routes.push(...scheduleRoutes(engine, carrier, base));
   return routes;
 }
 
-/** The engine answers these for carrier-a only (its points-served table carries the schedule). */
-function carrierARoutes(engine: Engine, base: string): Route[] {
-  const tag = 'carrier-a';
+function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[] {
+  const { id: tag, id } = carrier;
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: `${base}/service-days`,
       tag,
@@ -165,9 +122,9 @@ function carrierARoutes(engine: Engine, base: string): Route[] {
       query: serviceDaysQuerySchema,
       response: res.serviceDaysResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.serviceDays(as(query)),
-    },
-    {
+      answer: ({ query }) => engine.serviceDays(id, query),
+    }),
+    defineRoute({
       method: 'GET',
       path: `${base}/transit-info`,
       tag,
@@ -175,9 +132,9 @@ function carrierARoutes(engine: Engine, base: string): Route[] {
       query: transitQuerySchema,
       response: res.transitInfoResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.transitInfo(as(query)),
-    },
-    {
+      answer: ({ query }) => engine.transitInfo(id, query),
+    }),
+    defineRoute({
       method: 'GET',
       path: `${base}/carriers`,
       tag,
@@ -185,18 +142,18 @@ function carrierARoutes(engine: Engine, base: string): Route[] {
       query: carrierInfoQuerySchema,
       response: res.carrierMetadataResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierInfo(as(query)),
-    },
+      answer: ({ query }) => engine.carrierInfo(id, query),
+    }),
   ];
 }
 
 export function dropPointRoutes(engine: Engine): Route[] {
-  if (!engine.carriers.some((c) => c.kind === 'postal')) return [];
+  const postal = engine.carriers.find((c) => c.kind === 'postal');
+  if (!postal) return [];
   const tag = 'Drop points';
-  const firstId = () =>
-    engine.dropPoints({ zip: PROBE_PLACE.zip, radius: 100 }).locations[0]?.terminalCode ?? 'none-near-probe-zip';
+  const example = engine.examples(postal.id);
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/api/drop-points',
       tag,
@@ -204,18 +161,20 @@ export function dropPointRoutes(engine: Engine): Route[] {
       query: dropPointsQuerySchema,
       response: res.locationPageSchema,
       errors: [400],
-      probe: { label: 'GET /api/drop-points?zip=', input: () => ({ query: { zip: PROBE_PLACE.zip }, params: {} }) },
-      answer: ({ query }) => engine.dropPoints(as(query)),
-    },
-    {
+      probe: probe('GET /api/drop-points?zip=', 'zip', example.zip),
+      answer: ({ query }) => engine.dropPoints(query),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/api/drop-points/:id',
       tag,
       summary: 'One drop point by id',
       response: res.dropPointResultSchema,
       errors: [404],
-      probe: { label: 'GET /api/drop-points/:id', input: () => ({ query: {}, params: { id: firstId() } }) },
+      probe: example.terminalCode === undefined
+        ? undefined
+        : { label: 'GET /api/drop-points/:id', input: { query: {}, params: { id: example.terminalCode } } },
       answer: ({ params }) => engine.dropPoint(params.id),
-    },
+    }),
   ];
 }

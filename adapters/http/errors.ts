@@ -2,8 +2,12 @@
 // Only input, lookup and store failures carry their own message; anything else is a bug, so the
 // client gets a generic 500 and the details go to the log, never into the response.
 
+import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
 import { KvUnavailableError } from '../kv/store.js';
+
+/** The body of every error answer. */
+export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
 
 /** An error the HTTP layer raises itself (bad JSON, unknown route) with the status to answer. */
 export class HttpError extends Error {
@@ -34,5 +38,5 @@ export function classifyError(err: unknown): ErrorAnswer {
 }
 
 export function errorBody(message: string): string {
-  return JSON.stringify({ error: message });
+  return JSON.stringify({ error: message } satisfies z.output<typeof errorSchema>);
 }

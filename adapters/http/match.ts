@@ -1,7 +1,7 @@
 // Finds the route for a method and path: one map lookup for fixed paths, a segment-by-segment
 // comparison for the few routes with path parameters.
 
-import type { Route } from './routes.js';
+import type { Route } from './route.js';
 
 export interface RouteMatch {
   route: Route;

@@ -8,8 +8,9 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { errorSchema, healthReportSchema } from './responses.js';
-import type { Route } from './routes.js';
+import { errorSchema } from './errors.js';
+import { healthReportSchema } from './health.js';
+import type { Route } from './route.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body; `error` names the parameter',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, createEngine, DatasetError, NotFoundError, type Engine } from '../../engine/index.js';
+import { buildSnapshot, createEngine, DatasetError, InvalidInputError, NotFoundError, type Engine } from '../../engine/index.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
 
@@ -43,7 +43,7 @@ const TINY_ZIPS = [
 
 const CARRIERS = [
   { id: 'carrier-y', name: 'Carrier Y', scac: 'CRYY', kind: 'freight', unified: true, canReach: true, lookup: 'state' },
-  { id: 'carrier-a', name: 'Carrier A', scac: 'CRAA', kind: 'ltl', unified: true, canReach: false, lookup: 'zip' },
+  { id: 'carrier-a', name: 'Carrier A', scac: 'CRAA', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', schedules: true },
   { id: 'carrier-p', name: 'Carrier P', scac: 'CRPP', kind: 'postal', unified: false, canReach: true, lookup: 'zip' },
 ];
 
@@ -172,33 +172,34 @@ describe('a valid tiny dataset', () => {
   });
 
   it('service days map M..U to monday..sunday (S = saturday, U = sunday)', () => {
-    const su = engine.serviceDays({ zip: '10002', date: '2025-01-03' }); // a Friday
+    const su = engine.serviceDays('carrier-a', { zip: '10002', date: '2025-01-03' }); // a Friday
     expect(su.serviceDays).toEqual({ monday: false, tuesday: false, wednesday: false, thursday: false, friday: false, saturday: true, sunday: true });
     expect(su.nextPickupDate).toBe('2025-01-04');
-    expect(engine.serviceDays({ zip: '10002', date: '2025-01-04' }).nextPickupDate).toBe('2025-01-05');
-    expect(engine.serviceDays({ zip: '10002', date: '2025-01-05' }).nextPickupDate).toBe('2025-01-11');
-    expect(engine.serviceDays({ zip: '10003', date: '2025-01-05' }).nextPickupDate).toBe('2025-01-06');
+    expect(engine.serviceDays('carrier-a', { zip: '10002', date: '2025-01-04' }).nextPickupDate).toBe('2025-01-05');
+    expect(engine.serviceDays('carrier-a', { zip: '10002', date: '2025-01-05' }).nextPickupDate).toBe('2025-01-11');
+    expect(engine.serviceDays('carrier-a', { zip: '10003', date: '2025-01-05' }).nextPickupDate).toBe('2025-01-06');
   });
 
   it('carrier-a metadata and transit use the points-served rows', () => {
-    const info = engine.carrierInfo({ zip: '10003' });
+    const info = engine.carrierInfo('carrier-a', { zip: '10003' });
     expect(info).toMatchObject({ carrier: 'carrier-a', scac: 'CRAA', city: 'Beta', state: 'NY', terminalCode: 'T2', direct: false, addOnDays: 0, served: true });
-    const transit = engine.transitInfo({ origin_zip: '10002', dest_zip: '10003' });
+    const transit = engine.transitInfo('carrier-a', { origin_zip: '10002', dest_zip: '10003' });
     // T1 and T2 share a point: 0 miles, 1 base day, add-on days 2 + 0
     expect(transit).toMatchObject({ served: true, distanceMiles: 0, baseTransitDays: 1, addOnDays: 2, transitDays: 3 });
     expect(transit.origin).toEqual({ terminalCode: 'T1', name: 'carrier-a T1', city: 'Alpha', state: 'NY', addOnDays: 2 });
   });
 
-  it('carrier-a endpoints on a dataset without carrier-a are not found (404), never a TypeError', () => {
-    const noA = writeDataset('no-carrier-a', {
-      'carriers.json': JSON.stringify(CARRIERS.filter((c) => c.id !== 'carrier-a')),
-      'terminals.csv': TINY_TERMINALS.split('\n').filter((l) => !l.startsWith('carrier-a,')).join('\n'),
-      'service-points.csv': SP_HEADER,
+  it('schedules of a carrier without `schedules: true` are not found (404); of an unknown carrier, a 400', () => {
+    const noSchedules = writeDataset('no-schedules', {
+      'carriers.json': JSON.stringify(CARRIERS.map(({ schedules: _schedules, ...c }) => c)),
+      'terminals.csv': TINY_TERMINALS,
+      'service-points.csv': TINY_POINTS,
     });
-    const other = createEngine({ dataDir: noA, zipFile });
-    expect(() => other.serviceDays({ zip: '10002' })).toThrow(NotFoundError);
-    expect(() => other.transitInfo({ origin_zip: '10002', dest_zip: '10003' })).toThrow(NotFoundError);
-    expect(() => other.carrierInfo({ zip: '10002' })).toThrow(NotFoundError);
+    const other = createEngine({ dataDir: noSchedules, zipFile });
+    expect(() => other.serviceDays('carrier-a', { zip: '10002' })).toThrow(NotFoundError);
+    expect(() => other.transitInfo('carrier-a', { origin_zip: '10002', dest_zip: '10003' })).toThrow(NotFoundError);
+    expect(() => other.carrierInfo('carrier-a', { zip: '10002' })).toThrow(NotFoundError);
+    expect(() => other.serviceDays('carrier-x', { zip: '10002' })).toThrow(InvalidInputError);
   });
 
   it('coverage and per-carrier lookups', () => {
@@ -341,8 +342,8 @@ describe('compiled snapshot', () => {
         safe(() => engine.search({ zip, radius: 100 })),
         safe(() => engine.whichCarriers({ zip, radius: 60 })),
         safe(() => engine.dropPoints({ zip, radius: 30 })),
-        safe(() => engine.serviceDays({ zip, date: '2025-03-14' })),
-        safe(() => engine.carrierInfo({ zip })),
+        safe(() => engine.serviceDays('carrier-a', { zip, date: '2025-03-14' })),
+        safe(() => engine.carrierInfo('carrier-a', { zip })),
       );
       for (const c of engine.carriers) if (c.canReach) out.push(safe(() => engine.canReach({ carrier: c.id, zip })));
       for (const c of engine.carriers) if (c.lookup === 'zip') out.push(safe(() => engine.carrierLocations(c.id, { zip })));
@@ -388,7 +389,7 @@ describe('compiled snapshot', () => {
       e.carrierLocations('carrier-d', { region: 'west' }),
       e.carrierBatch('carrier-c', { country_codes: ['de', 'jp'] }),
       e.terminalPoints('carrier-b', e.carrierLocations('carrier-b', { zip: '10001' }).locations[0]?.terminalCode ?? ''),
-      e.transitInfo({ origin_zip: '10001', dest_zip: '94103' }),
+      e.transitInfo('carrier-a', { origin_zip: '10001', dest_zip: '94103' }),
       e.dropPoint('DP10001'),
     ];
     expect(answers(fromSnap, zips, extra)).toEqual(answers(fromDir, zips, extra));

@@ -52,9 +52,9 @@ describe('the library API never fails with anything but its typed errors', () =>
     ['countryLocations', fc.tuple(carrierId, value, argument), (e, [c, v, a]) => e.countryLocations(c, v, a)],
     ['carrierBatch', fc.tuple(carrierId, argument), (e, [c, a]) => e.carrierBatch(c, a)],
     ['coverage', fc.tuple(carrierId, argument), (e, [c, a]) => e.coverage(c, a)],
-    ['serviceDays', fc.tuple(argument), (e, [a]) => e.serviceDays(a)],
-    ['transitInfo', fc.tuple(argument), (e, [a]) => e.transitInfo(a)],
-    ['carrierInfo', fc.tuple(argument), (e, [a]) => e.carrierInfo(a)],
+    ['serviceDays', fc.tuple(carrierId, argument), (e, [c, a]) => e.serviceDays(c, a)],
+    ['transitInfo', fc.tuple(carrierId, argument), (e, [c, a]) => e.transitInfo(c, a)],
+    ['carrierInfo', fc.tuple(carrierId, argument), (e, [c, a]) => e.carrierInfo(c, a)],
     ['dropPoints', fc.tuple(argument), (e, [a]) => e.dropPoints(a)],
     ['dropPoint', fc.tuple(value), (e, [v]) => e.dropPoint(v)],
   ];

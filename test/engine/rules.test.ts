@@ -436,7 +436,7 @@ describe('carrier-a service days', () => {
     expect(tr).toBeDefined();
     const thursday = '2025-01-02';
     expect(new Date(`${thursday}T00:00:00Z`).getUTCDay()).toBe(4);
-    const result = engine.serviceDays({ zip: tr.zip, date: thursday });
+    const result = engine.serviceDays('carrier-a', { zip: tr.zip, date: thursday });
     expect(result.nextPickupDate).toBe('2025-01-07');
     expect(result.nextDeliveryDate).toBe('2025-01-07');
     expect(result.serviceDays).toEqual({ monday: false, tuesday: true, wednesday: false, thursday: true, friday: false, saturday: false, sunday: false });
@@ -444,14 +444,14 @@ describe('carrier-a service days', () => {
     expect(result.city).toBe(tr.city);
     expect(result.state).toBe(tr.state);
     expect(result.zip).toBe(tr.zip);
-    expect(engine.serviceDays({ zip: tr.zip, date: '2025-01-07' }).nextPickupDate).toBe('2025-01-09');
-    expect(engine.serviceDays({ zip: tr.zip, date: '2025-01-06' }).nextPickupDate).toBe('2025-01-07');
+    expect(engine.serviceDays('carrier-a', { zip: tr.zip, date: '2025-01-07' }).nextPickupDate).toBe('2025-01-09');
+    expect(engine.serviceDays('carrier-a', { zip: tr.zip, date: '2025-01-06' }).nextPickupDate).toBe('2025-01-07');
   });
 
   it('an F point from a Friday is the Friday a week later (strictly after)', () => {
     const f = carrierPoints('carrier-a').find((p) => p.serviceDays === 'F')!;
-    expect(engine.serviceDays({ zip: f.zip, date: '2025-01-03' }).nextPickupDate).toBe('2025-01-10');
-    expect(engine.serviceDays({ zip: f.zip, date: '2024-12-31' }).nextPickupDate).toBe('2025-01-03');
+    expect(engine.serviceDays('carrier-a', { zip: f.zip, date: '2025-01-03' }).nextPickupDate).toBe('2025-01-10');
+    expect(engine.serviceDays('carrier-a', { zip: f.zip, date: '2024-12-31' }).nextPickupDate).toBe('2025-01-03');
   });
 
   it('matches the raw schedule for random served points and dates', () => {
@@ -460,7 +460,7 @@ describe('carrier-a service days', () => {
       fc.property(fc.nat({ max: points.length - 1 }), fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }), (i, d) => {
         const p = points[i];
         const date = d.toISOString().slice(0, 10);
-        const result = engine.serviceDays({ zip: p.zip, city: p.city, date });
+        const result = engine.serviceDays('carrier-a', { zip: p.zip, city: p.city, date });
         expect(result.served).toBe(true);
         expect(result.terminalCode).toBe(p.terminalCode);
         WEEK.forEach((day, k) => expect(result.serviceDays[day], day).toBe(p.serviceDays.includes(LETTERS[k])));
@@ -474,7 +474,7 @@ describe('carrier-a service days', () => {
   it('without a date: the next service day after today (UTC)', () => {
     const p = carrierPoints('carrier-a').find((q) => q.serviceDays === 'MWF')!;
     const before = new Date().toISOString().slice(0, 10);
-    const result = engine.serviceDays({ zip: p.zip });
+    const result = engine.serviceDays('carrier-a', { zip: p.zip });
     const after = new Date().toISOString().slice(0, 10);
     expect([nextDay(before, 'MWF'), nextDay(after, 'MWF')]).toContain(result.nextPickupDate);
   });
@@ -483,7 +483,7 @@ describe('carrier-a service days', () => {
     const p = carrierPoints('carrier-a')[0];
     let next: string | null | undefined;
     try {
-      next = engine.serviceDays({ zip: p.zip, date: '9999-12-31' }).nextPickupDate;
+      next = engine.serviceDays('carrier-a', { zip: p.zip, date: '9999-12-31' }).nextPickupDate;
     } catch (error) {
       expect(error).toBeInstanceOf(InvalidInputError); // refusing the date is fine too
       return;
@@ -493,11 +493,11 @@ describe('carrier-a service days', () => {
 
   it('a ZIP carrier-a does not serve: served false, no dates; bad dates are a 400', () => {
     const unserved = oracle.zips.find((z) => !oracle.servicePointsOfZip(z.zip).some((p) => p.carrier === 'carrier-a'))!;
-    const result = engine.serviceDays({ zip: unserved.zip, date: '2025-01-01' });
+    const result = engine.serviceDays('carrier-a', { zip: unserved.zip, date: '2025-01-01' });
     expect(result.served).toBe(false);
     expect(result.nextPickupDate).toBeNull();
     expect(Object.values(result.serviceDays).every((v) => v === false)).toBe(true);
-    for (const date of ['2025-02-30', '2025-13-01', 'tomorrow', '2025/01/01']) expect(invalid(() => engine.serviceDays({ zip: '10001', date })).message).toMatch(/date/);
+    for (const date of ['2025-02-30', '2025-13-01', 'tomorrow', '2025/01/01']) expect(invalid(() => engine.serviceDays('carrier-a', { zip: '10001', date })).message).toMatch(/date/);
   });
 });
 
@@ -525,7 +525,7 @@ describe('carrier-a transit days', () => {
         const b = oracle.terminal('carrier-a', d.terminalCode);
         const miles = haversineMiles(a.lat, a.lng, b.lat, b.lng);
         if ([250, 500, 1000, 1500, 2000].some((edge) => Math.abs(miles - edge) < 1e-6)) return;
-        const result = engine.transitInfo({ origin_zip: o.zip, dest_zip: d.zip });
+        const result = engine.transitInfo('carrier-a', { origin_zip: o.zip, dest_zip: d.zip });
         bands.add(band(miles));
         expect(result.served).toBe(true);
         expect(result.origin).toEqual({ terminalCode: a.terminalCode, name: a.name, city: a.city, state: a.state, addOnDays: o.addOnDays });
@@ -543,12 +543,12 @@ describe('carrier-a transit days', () => {
   it('an unserved ZIP gives served false and null figures; malformed ZIPs are a 400 naming the parameter', () => {
     const unserved = oracle.zips.find((z) => !oracle.servicePointsOfZip(z.zip).some((p) => p.carrier === 'carrier-a'))!;
     const served = carrierPoints('carrier-a')[0];
-    const result = engine.transitInfo({ origin_zip: served.zip, dest_zip: unserved.zip });
+    const result = engine.transitInfo('carrier-a', { origin_zip: served.zip, dest_zip: unserved.zip });
     expect(result.served).toBe(false);
     expect(result.destination).toBeNull();
     expect(result.transitDays).toBeNull();
-    expect(invalid(() => engine.transitInfo({ origin_zip: '123', dest_zip: '10001' })).message).toMatch(/origin_zip/);
-    expect(invalid(() => engine.transitInfo({ origin_zip: '10001', dest_zip: 'x' })).message).toMatch(/dest_zip/);
+    expect(invalid(() => engine.transitInfo('carrier-a', { origin_zip: '123', dest_zip: '10001' })).message).toMatch(/origin_zip/);
+    expect(invalid(() => engine.transitInfo('carrier-a', { origin_zip: '10001', dest_zip: 'x' })).message).toMatch(/dest_zip/);
   });
 });
 
@@ -558,7 +558,7 @@ describe('carrier-a metadata and ZIP lookups', () => {
     const direct = carrierPoints('carrier-a').find((p) => p.direct && p.addOnDays === 0)!;
     const info = oracle.carrierById.get('carrier-a')!;
     for (const p of [indirect, direct]) {
-      expect(engine.carrierInfo({ zip: p.zip })).toEqual({
+      expect(engine.carrierInfo('carrier-a', { zip: p.zip })).toEqual({
         success: true, carrier: 'carrier-a', name: info.name, scac: info.scac, zip: p.zip, city: p.city, state: p.state,
         served: true, terminalCode: p.terminalCode, direct: p.direct, addOnDays: p.addOnDays,
       });

@@ -3,8 +3,7 @@
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import type { Engine } from '../../engine/index.js';
-import { roundMiles } from '../../engine/geo.js';
-import { milesJson } from '../../engine/network.js';
+import { roundMiles, roundMilesJson } from '../../engine/geo.js';
 import { sampleEngine } from './sample-engine.js';
 
 let engine: Engine;
@@ -42,7 +41,7 @@ it('searchJson(q) is JSON.stringify(search(q)) for random places, radii and carr
 it('distances are written exactly as JSON.stringify writes the rounded number', () => {
   fc.assert(
     fc.property(fc.oneof(fc.double({ min: 0, max: 13000, noNaN: true }), fc.integer({ min: 0, max: 13000 }).map((n) => n / 10 + 0.05)), (miles) => {
-      expect(milesJson(miles)).toBe(JSON.stringify(roundMiles(miles)));
+      expect(roundMilesJson(miles)).toBe(JSON.stringify(roundMiles(miles)));
     }),
     { numRuns: 5000, seed: 11 },
   );

@@ -5,8 +5,8 @@
 
 import { expect } from 'vitest';
 import type { z } from 'zod';
-import type { Engine } from '../../engine/types.js';
-import * as res from '../../adapters/http/responses.js';
+import type { Engine } from '../../engine/engine.js';
+import * as res from '../../engine/responses.js';
 import { KEYS } from './fixtures.js';
 
 export interface ApiRequest {
@@ -238,7 +238,7 @@ export function apiCases(engine: Engine): ApiCase[] {
       request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-03-02' }),
       status: 200,
       schema: res.serviceDaysResultSchema,
-      expected: () => engine.serviceDays({ zip: '60601', date: '2026-03-02' }),
+      expected: () => engine.serviceDays('carrier-a', { zip: '60601', date: '2026-03-02' }),
     },
     { name: 'carrier-a service days with a bad date', request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-02-30' }), status: 400, error: /date/ },
     { name: 'carrier-a service days without zip', request: get('/api/carrier-a-location/service-days'), status: 400, error: /zip/ },
@@ -247,7 +247,7 @@ export function apiCases(engine: Engine): ApiCase[] {
       request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601', dest_zip: '10001' }),
       status: 200,
       schema: res.transitInfoResultSchema,
-      expected: () => engine.transitInfo({ origin_zip: '60601', dest_zip: '10001' }),
+      expected: () => engine.transitInfo('carrier-a', { origin_zip: '60601', dest_zip: '10001' }),
     },
     { name: 'carrier-a transit info without dest_zip', request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601' }), status: 400, error: /dest_zip/ },
     {
@@ -255,7 +255,7 @@ export function apiCases(engine: Engine): ApiCase[] {
       request: get('/api/carrier-a-location/carriers', { zip: '60601' }),
       status: 200,
       schema: res.carrierMetadataResultSchema,
-      expected: () => engine.carrierInfo({ zip: '60601' }),
+      expected: () => engine.carrierInfo('carrier-a', { zip: '60601' }),
     },
     { name: 'carrier-a carrier metadata with a bad zip', request: get('/api/carrier-a-location/carriers', { zip: 'abcde' }), status: 400, error: /zip/ },
 

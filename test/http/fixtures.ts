@@ -2,7 +2,7 @@
 // and a core around them with an in-memory KV store unless a test brings its own.
 
 import { createEngine } from '../../engine/index.js';
-import type { Engine } from '../../engine/types.js';
+import type { Engine } from '../../engine/engine.js';
 import { createApp, type App } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';

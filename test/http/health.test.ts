@@ -2,10 +2,10 @@
 // under one of them is replaced by one that throws, as a corrupted dataset would make it.
 
 import { describe, expect, it } from 'vitest';
-import type { Engine } from '../../engine/types.js';
+import type { Engine } from '../../engine/engine.js';
 import { createApp } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
-import { healthReportSchema } from '../../adapters/http/responses.js';
+import { healthReportSchema } from '../../adapters/http/health.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 import { sampleEngine } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../adapters/http/openapi.js';
-import { buildRoutes } from '../../adapters/http/routes.js';
+import { buildRoutes } from '../../adapters/http/app.js';
 import { sampleEngine } from './fixtures.js';
 
 const routes = buildRoutes(sampleEngine());

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQueryString } from '../../adapters/http/app.js';
-import { buildRoutes } from '../../adapters/http/routes.js';
+import { buildRoutes } from '../../adapters/http/app.js';
 import { createTestApp, KEYS, sampleEngine } from './fixtures.js';
 
 const routes = buildRoutes(sampleEngine());

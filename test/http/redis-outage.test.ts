@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
-import { healthReportSchema } from '../../adapters/http/responses.js';
+import { healthReportSchema } from '../../adapters/http/health.js';
 import { createKvStore } from '../../adapters/kv/store.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { createTestApp, KEYS } from './fixtures.js';

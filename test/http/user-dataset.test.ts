@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/index.js';
 import { createApp } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
-import { locationPageSchema } from '../../adapters/http/responses.js';
+import { locationPageSchema } from '../../engine/responses.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-dataset-'));

@@ -1,13 +1,16 @@
-// carrier-a's own endpoints: service days at a point, transit time between two points, and the
-// carrier metadata for a point. All read the points-served row of the ZIP.
+// The schedule endpoints of carriers with `schedules: true`: service days at a point, transit time
+// between two points, and the carrier metadata for a point. All read the points-served row of the ZIP.
 
 import { NotFoundError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import { carrierInfoQuerySchema, parseInput, serviceDaysQuerySchema, transitQuerySchema } from './params.js';
-import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './types.js';
+import {
+  carrierInfoQuerySchema, parseInput, serviceDaysQuerySchema, transitQuerySchema,
+  type CarrierInfoQuery, type ServiceDaysQuery, type TransitQuery,
+} from './requests.js';
+import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const DAY_MS = 86_400_000;
@@ -20,24 +23,23 @@ export function baseTransitDays(miles: number): number {
   return 6;
 }
 
-export class CarrierAQueries {
+export class Schedules {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    readonly carrierId = 'carrier-a',
   ) {}
 
-  /** carrier-a's number; its endpoints are not found when the dataset has no carrier-a. */
-  private carrier(): number {
-    const c = this.net.carrierNumber(this.carrierId);
-    if (c < 0) throw new NotFoundError(`${this.carrierId} is not in this dataset`);
+  /** The carrier's number; a carrier without schedules has none of these endpoints (not found). */
+  private carrier(id: string): number {
+    const c = this.net.requireCarrier(id);
+    if (!this.net.carriers[c].schedules) throw new NotFoundError(`${id} has no schedules in this dataset`);
     return c;
   }
 
-  serviceDays(query: { zip: string; city?: string; date?: string }, today: Date = new Date()): ServiceDaysResult {
-    this.carrier();
+  serviceDays(carrierId: string, query: ServiceDaysQuery, today: Date = new Date()): ServiceDaysResult {
+    const c = this.carrier(carrierId);
     const q = parseInput(serviceDaysQuerySchema, query);
-    const row = this.row(q.zip, q.city);
+    const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
     const mask = row < 0 ? 0 : this.net.t.spDays[row];
     const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
@@ -56,11 +58,11 @@ export class CarrierAQueries {
     };
   }
 
-  transitInfo(query: { origin_zip: string; dest_zip: string }): TransitInfoResult {
-    this.carrier();
+  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult {
+    const c = this.carrier(carrierId);
     const q = parseInput(transitQuerySchema, query);
-    const origin = this.row(q.origin_zip, undefined);
-    const dest = this.row(q.dest_zip, undefined);
+    const origin = this.row(c, q.origin_zip, undefined);
+    const dest = this.row(c, q.dest_zip, undefined);
     const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
     if (origin < 0 || dest < 0) {
       return { ...base, served: false, origin: origin < 0 ? null : this.end(origin), destination: dest < 0 ? null : this.end(dest),
@@ -76,11 +78,11 @@ export class CarrierAQueries {
       baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
   }
 
-  carrierInfo(query: { zip: string; city?: string }): CarrierMetadataResult {
-    const c = this.carrier();
+  carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult {
+    const c = this.carrier(carrierId);
     const q = parseInput(carrierInfoQuerySchema, query);
     const info = this.net.carriers[c];
-    const row = this.row(q.zip, q.city);
+    const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
     const t = this.net.t;
     return {
@@ -102,8 +104,7 @@ export class CarrierAQueries {
    * The carrier's points-served row for a ZIP, narrowed by city when given; without a city, the
    * row named like the ZIP's gazetteer city, else the first. -1 when not served.
    */
-  private row(zip: string, city: string | undefined): number {
-    const c = this.net.carrierNumber(this.carrierId);
+  private row(c: number, zip: string, city: string | undefined): number {
     const t = this.net.t;
     const [from, to] = this.net.servicePointRange(Number(zip));
     const z = this.gazetteer.zipIndex(zip);

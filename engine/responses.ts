@@ -1,12 +1,11 @@
-// Response bodies as zod schemas: the OpenAPI document publishes them, and the tests parse every
-// 200 body with them. They mirror engine/types.ts; strict objects, so a field the engine adds
-// without documenting it fails the tests instead of slipping into the API unannounced.
+// What the engine answers: exactly the JSON bodies of the HTTP API's 200 responses, as zod schemas.
+// They are the one description of those shapes: the engine's result types derive from them, the
+// OpenAPI document publishes them, and the tests parse every 200 body with them. Strict objects,
+// so a field added without documenting it fails the tests instead of slipping into the API.
 
 import { z } from 'zod';
 
 const integer = z.number().int();
-
-export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
 
 export const resolvedPlaceSchema = z
   .strictObject({ city: z.string(), state: z.string(), lat: z.number(), lng: z.number() })
@@ -61,14 +60,14 @@ export const nearestTerminalSchema = z
   })
   .meta({ id: 'NearestTerminal' });
 
-const queryEchoSchema = z.strictObject({
+export const queryEchoSchema = z.strictObject({
   zip: z.string(),
   city: z.string(),
   state: z.string(),
   radiusMiles: z.number(),
 });
 
-const serviceTypeSchema = z.enum(['direct', 'nearby']);
+const serviceTypeSchema = z.enum(['direct', 'nearby']).meta({ description: '`direct`: the carrier serves the place itself; `nearby`: it has locations within the radius.' });
 
 export const searchResultSchema = z
   .strictObject({
@@ -184,7 +183,7 @@ export const serviceDaysResultSchema = z
     zip: z.string(),
     city: z.string(),
     state: z.string(),
-    served: z.boolean(),
+    served: z.boolean().meta({ description: 'false when the carrier does not serve the ZIP; the terminal and dates are then null' }),
     terminalCode: z.string().nullable(),
     serviceDays: z.strictObject({
       monday: z.boolean(),
@@ -200,7 +199,7 @@ export const serviceDaysResultSchema = z
   })
   .meta({ id: 'ServiceDaysResult' });
 
-const transitEndSchema = z.strictObject({
+export const transitEndSchema = z.strictObject({
   terminalCode: z.string(),
   name: z.string(),
   city: z.string(),
@@ -213,7 +212,7 @@ export const transitInfoResultSchema = z
     success: z.literal(true),
     originZip: z.string(),
     destZip: z.string(),
-    served: z.boolean(),
+    served: z.boolean().meta({ description: 'false when the carrier does not serve one of the ZIPs; the figures are then null' }),
     origin: transitEndSchema.nullable(),
     destination: transitEndSchema.nullable(),
     distanceMiles: z.number().nullable(),
@@ -243,11 +242,24 @@ export const dropPointResultSchema = z
   .strictObject({ success: z.literal(true), location: locationRecordSchema })
   .meta({ id: 'DropPointResult' });
 
-export const healthReportSchema = z
-  .strictObject({
-    status: z.enum(['healthy', 'degraded', 'unhealthy']),
-    total_ms: integer,
-    timestamp: z.iso.datetime(),
-    probes: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), ms: integer })),
-  })
-  .meta({ id: 'HealthReport' });
+export type ResolvedPlace = z.output<typeof resolvedPlaceSchema>;
+export type NormalizedLocation = z.output<typeof normalizedLocationSchema>;
+export type MatchKind = NormalizedLocation['match'];
+export type LocationRecord = z.output<typeof locationRecordSchema>;
+export type NearestTerminal = z.output<typeof nearestTerminalSchema>;
+export type QueryEcho = z.output<typeof queryEchoSchema>;
+export type SearchResult = z.output<typeof searchResultSchema>;
+export type SearchBatchResult = z.output<typeof searchBatchResultSchema>;
+export type SearchBatchEntry = SearchBatchResult['results'][number];
+export type GeocodeResult = z.output<typeof geocodeResultSchema>;
+export type WhichCarriersResult = z.output<typeof whichCarriersResultSchema>;
+export type CanReachResult = z.output<typeof canReachResultSchema>;
+export type LocationPage = z.output<typeof locationPageSchema>;
+export type CarrierBatchResult = z.output<typeof carrierBatchResultSchema>;
+export type CoverageResult = z.output<typeof coverageResultSchema>;
+export type ServiceDaysResult = z.output<typeof serviceDaysResultSchema>;
+export type WeekDays = ServiceDaysResult['serviceDays'];
+export type TransitEnd = z.output<typeof transitEndSchema>;
+export type TransitInfoResult = z.output<typeof transitInfoResultSchema>;
+export type CarrierMetadataResult = z.output<typeof carrierMetadataResultSchema>;
+export type DropPointResult = z.output<typeof dropPointResultSchema>;

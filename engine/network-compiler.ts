@@ -1,9 +1,10 @@
-// The carrier network compiled into flat columns: locations grouped by carrier, the points-served
-// table sorted by ZIP, and serialized kdbush indexes. This is what a snapshot stores.
+// Compiles a dataset into the network's flat columns: locations numbered by carrier id, then
+// terminal code (the order ranking.ts relies on), the points-served table sorted by ZIP, and
+// serialized kdbush indexes. The NetworkTable is what a snapshot stores and the engine reads.
 
 import KDBush from 'kdbush';
+import type { CarrierInfo } from './carriers.js';
 import type { Dataset } from './dataset.js';
-import type { CarrierInfo } from './types.js';
 
 export const DAY_LETTERS = 'MTWRFSU';
 
@@ -26,8 +27,6 @@ export interface NetworkTable {
   locRegion: string[];
   locLat: Float64Array;
   locLng: Float64Array;
-  /** Numeric US ZIP of each location, -1 when it has none. */
-  locZipCode: Int32Array;
   /** Locations ordered by ZIP: locByZipKey ascending, locByZipId the location. US locations only. */
   locByZipKey: Int32Array;
   locByZipId: Uint32Array;
@@ -68,6 +67,7 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
   const column = (pick: (t: (typeof terminals)[number]) => string) => terminals.map(pick);
   const locLat = Float64Array.from(terminals, (t) => t.latitude);
   const locLng = Float64Array.from(terminals, (t) => t.longitude);
+  // Numeric US ZIP of each location, -1 when it has none.
   const locZipCode = Int32Array.from(terminals, (t) =>
     t.country === 'US' && /^\d{5}(-\d{4})?$/.test(t.zipCode) ? Number(t.zipCode.slice(0, 5)) : -1,
   );
@@ -115,7 +115,6 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
     locRegion: column((t) => t.region),
     locLat,
     locLng,
-    locZipCode,
     locByZipKey: Int32Array.from(byZip, (i) => locZipCode[i]),
     locByZipId: Uint32Array.from(byZip),
     spZip: Int32Array.from(points, (p) => Number(p.zip)),

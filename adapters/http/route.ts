@@ -1,0 +1,72 @@
+// A route of the API: what it is (method, path, documentation), the schemas of its input, and how
+// it answers. `defineRoute` parses the raw query and body with the route's own schemas, so the
+// answer receives typed input and the OpenAPI document shows exactly what is validated.
+
+import type { z } from 'zod';
+import { parseInput } from '../../engine/requests.js';
+import type { ApiKeyRecord } from './keys.js';
+import type { Query } from './request.js';
+
+/** A request as the route table sees it, before validation. */
+export interface RawInput {
+  query: Query;
+  /** Path parameters, percent-decoded. */
+  params: Record<string, string>;
+  /** The JSON object body of routes that take one. */
+  body: Record<string, unknown> | undefined;
+  key: ApiKeyRecord;
+}
+
+/** A request the health report makes to check that the route answers: inputs from the loaded data. */
+export interface Probe {
+  label: string;
+  input: Pick<RawInput, 'query' | 'params'>;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** `/api/carrier-b-location/terminal/:num`; `:name` segments are path parameters. */
+  path: string;
+  tag: string;
+  summary: string;
+  query?: z.ZodObject;
+  body?: z.ZodObject;
+  response: z.ZodType;
+  /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */
+  repeatable?: readonly string[];
+  /** Statuses documented besides 200, 401 and 429. */
+  errors: readonly number[];
+  probe?: Probe;
+  /** The 200 body: a value to serialize, or JsonText the engine has already serialized. */
+  answer(input: RawInput): unknown;
+}
+
+/** A 200 body that is already JSON text. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+type Parsed<S> = S extends z.ZodObject ? z.output<S> : undefined;
+
+export interface RouteDefinition<Q extends z.ZodObject | undefined, B extends z.ZodObject | undefined>
+  extends Omit<Route, 'query' | 'body' | 'answer'> {
+  query?: Q;
+  body?: B;
+  answer(input: { query: Parsed<Q>; body: Parsed<B>; params: Record<string, string>; key: ApiKeyRecord }): unknown;
+}
+
+export function defineRoute<Q extends z.ZodObject | undefined = undefined, B extends z.ZodObject | undefined = undefined>(
+  definition: RouteDefinition<Q, B>,
+): Route {
+  const { query, body, answer } = definition;
+  return {
+    ...definition,
+    answer: (raw) =>
+      answer({
+        query: (query ? parseInput(query, raw.query) : undefined) as Parsed<Q>,
+        body: (body ? parseInput(body, raw.body ?? {}) : undefined) as Parsed<B>,
+        params: raw.params,
+        key: raw.key,
+      }),
+  };
+}

@@ -1,0 +1,94 @@
+// The engine: every query of the API over one loaded network, each returning exactly the JSON
+// body of the matching HTTP 200 response.
+
+import type { Carrier } from './carriers.js';
+import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
+import { DropPoints } from './drop-points.js';
+import { Gazetteer } from './gazetteer.js';
+import type { GazetteerTable } from './geonames.js';
+import { Matcher } from './matching.js';
+import { Network } from './network.js';
+import type { NetworkTable } from './network-compiler.js';
+import { Records } from './records.js';
+import type {
+  CanReachQuery, CarrierBatch, CarrierInfoQuery, CoverageQuery, DropPointsQuery, GeocodeQuery, LocationsQuery, PageQuery, PlaceQuery,
+  SearchQuery, ServiceDaysQuery, TextSearchQuery, TransitQuery, ZipBatch,
+} from './requests.js';
+import type {
+  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
+  SearchBatchResult, SearchResult, ServiceDaysResult, TransitInfoResult, WhichCarriersResult,
+} from './responses.js';
+import { Schedules } from './schedules.js';
+import { UnifiedQueries } from './unified.js';
+
+/** Batch limit when the caller names none: the largest plan's. */
+export const DEFAULT_BATCH_LIMIT = 50;
+
+/** A compiled dataset: what a snapshot file holds. */
+export interface SnapshotContent {
+  gazetteer: GazetteerTable;
+  network: NetworkTable;
+}
+
+export interface Engine {
+  /** Every carrier in the dataset, in id order. */
+  readonly carriers: readonly Carrier[];
+  geocode(query: GeocodeQuery): GeocodeResult;
+  search(query: SearchQuery): SearchResult;
+  /** `search`'s answer as JSON text, built from cached per-location fragments: for servers. */
+  searchJson(query: SearchQuery): string;
+  /** Exact matches only, one entry per ZIP. `maxPerRequest` defaults to 50 (the largest plan). */
+  searchBatch(body: ZipBatch, options?: { maxPerRequest?: number }): SearchBatchResult;
+  whichCarriers(query: PlaceQuery): WhichCarriersResult;
+  canReach(query: CanReachQuery): CanReachResult;
+  /** The carrier's list endpoint, by the parameter its `lookup` names. */
+  carrierLocations(carrierId: string, query: LocationsQuery): LocationPage;
+  carrierSearch(carrierId: string, query: TextSearchQuery): LocationPage;
+  /** The points one terminal serves (the `/station/:num` or `/terminal/:num` page). */
+  terminalPoints(carrierId: string, terminalCode: string, query?: PageQuery): LocationPage;
+  /** `/country/:code` of carriers listed by country code. */
+  countryLocations(carrierId: string, countryCode: string, query?: PageQuery): LocationPage;
+  /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
+  carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number }): CarrierBatchResult;
+  coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
+  /** Schedules of carriers with `schedules: true`; others throw NotFoundError. */
+  serviceDays(carrierId: string, query: ServiceDaysQuery): ServiceDaysResult;
+  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult;
+  carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
+  dropPoints(query: DropPointsQuery): LocationPage;
+  dropPoint(id: string): DropPointResult;
+  /** Values from the carrier's own data for each lookup parameter (health probes, examples). */
+  examples(carrierId: string): CarrierExamples;
+}
+
+export function engineFrom(content: SnapshotContent): Engine {
+  const gazetteer = new Gazetteer(content.gazetteer);
+  const net = new Network(content.network);
+  const records = new Records(net, gazetteer);
+  const unified = new UnifiedQueries(gazetteer, net, new Matcher(net), records);
+  const lookups = new CarrierLookups(gazetteer, net, records);
+  const schedules = new Schedules(gazetteer, net);
+  const dropPoints = new DropPoints(gazetteer, net, records);
+  const limit = (options?: { maxPerRequest?: number }) => options?.maxPerRequest ?? DEFAULT_BATCH_LIMIT;
+  return {
+    carriers: net.carriers,
+    geocode: (query) => unified.geocode(query),
+    search: (query) => unified.search(query),
+    searchJson: (query) => unified.searchJson(query),
+    searchBatch: (body, options) => unified.searchBatch(body, limit(options)),
+    whichCarriers: (query) => unified.whichCarriers(query),
+    canReach: (query) => unified.canReach(query),
+    carrierLocations: (id, query) => lookups.locations(id, query),
+    carrierSearch: (id, query) => lookups.search(id, query),
+    terminalPoints: (id, code, query) => lookups.terminalPoints(id, code, query),
+    countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
+    carrierBatch: (id, body, options) => lookups.batch(id, body, limit(options)),
+    coverage: (id, query = {}) => lookups.coverage(id, query),
+    serviceDays: (id, query) => schedules.serviceDays(id, query),
+    transitInfo: (id, query) => schedules.transitInfo(id, query),
+    carrierInfo: (id, query) => schedules.carrierInfo(id, query),
+    dropPoints: (query) => dropPoints.around(query),
+    dropPoint: (id) => dropPoints.byId(id),
+    examples: (id) => lookups.examples(id),
+  };
+}

