@@ -25,7 +25,7 @@ export interface Probe {
 
 export interface Route {
   method: 'GET' | 'POST';
-  /** `/api/carrier-b-location/terminal/:num`; `:name` segments are path parameters. */
+  /** `/api/acme-location/terminal/:num`; `:name` segments are path parameters. */
   path: string;
   tag: string;
   summary: string;
