@@ -9,7 +9,7 @@ import { createEngine } from '../engine/index.js';
 import { createApp, type App } from './http/app.js';
 import { errorBody } from './http/errors.js';
 import { loadKeys, readConfig } from './http/config.js';
-import { createKvStore } from './kv/store.js';
+import { createKvStore } from './kv/create.js';
 import { httpApiRequest, httpApiResult, isV1, isV2, restRequest, restResult, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
@@ -45,7 +45,7 @@ function containerApp(): () => Promise<App> {
       const snapshot = lambdaSnapshotPath();
       const engine = createEngine(snapshot ? { snapshot } : config.dataDir ? { dataDir: config.dataDir } : {});
       const logger = pino({ level: config.logLevel });
-      const kv = createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+      const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
       return createApp({ engine, keys, kv, logger });
     })();
     // A failed start is retried on the next invocation rather than cached for the container's life.

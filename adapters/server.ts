@@ -10,7 +10,7 @@ import { createEngine } from '../engine/index.js';
 import { createExpressApp } from './express.js';
 import { createApp } from './http/app.js';
 import { ConfigError, loadKeys, readConfig } from './http/config.js';
-import { createKvStore } from './kv/store.js';
+import { createKvStore } from './kv/create.js';
 import { gracefulStop } from './graceful.js';
 import { createNodeServer } from './node.js';
 
@@ -31,7 +31,7 @@ export async function startServer(
   const { keys, devKey } = loadKeys(config);
   const logger = pino({ level: config.logLevel });
   const engine = createEngine(config.dataDir ? { dataDir: config.dataDir } : {});
-  const kv = createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
   const core = createApp({ engine, keys, kv, logger });
   const server = config.server === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
   const stop = gracefulStop(server);
