@@ -4,13 +4,11 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { createEngine } from '../engine/index.js';
-import { createApp, type App } from './http/app.js';
+import type { App } from './http/app.js';
 import { errorBody } from './http/errors.js';
-import { loadKeys, readConfig } from './http/config.js';
-import { createKvStore } from './kv/create.js';
+import { readConfig } from './http/config.js';
 import { httpApiRequest, httpApiResult, isV1, isV2, restRequest, restResult, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
@@ -24,12 +22,8 @@ export function createLambdaHandler(app: App | (() => Promise<App>)): (event: La
   };
 }
 
-/**
- * Where the snapshot is: SNAPSHOT_PATH, else the copy the bundle carries beside itself
- * (dist/lambda/snapshot.bin), else the engine's default (the repo's data build).
- */
-export function lambdaSnapshotPath(env: Record<string, string | undefined> = process.env): string | undefined {
-  if (env.SNAPSHOT_PATH) return env.SNAPSHOT_PATH;
+/** The copy `npm run build:lambda` puts beside the bundle (dist/lambda/snapshot.bin); none when run from source. */
+function bundledSnapshot(): string | undefined {
   const beside = fileURLToPath(new URL('./snapshot.bin', import.meta.url));
   return existsSync(beside) ? beside : undefined;
 }
@@ -40,13 +34,7 @@ function containerApp(): () => Promise<App> {
   return () => {
     app ??= (async () => {
       const config = readConfig(process.env);
-      // No console to print a generated key to: a Lambda without API_KEYS is a misconfiguration.
-      const { keys } = loadKeys({ apiKeys: config.apiKeys, production: true });
-      const snapshot = lambdaSnapshotPath();
-      const engine = createEngine(snapshot ? { snapshot } : config.dataDir ? { dataDir: config.dataDir } : {});
-      const logger = pino({ level: config.logLevel });
-      const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
-      return createApp({ engine, keys, kv, logger });
+      return (await startService(config, { runtime: 'lambda', defaultSnapshot: bundledSnapshot() })).core;
     })();
     // A failed start is retried on the next invocation rather than cached for the container's life.
     app.catch(() => (app = undefined));

@@ -61,6 +61,15 @@ describe('Lambda event details', () => {
 });
 
 describe('the exported handler', () => {
+  it('fails without API_KEYS saying what to set, and starts on the next invocation once it is set', async () => {
+    delete process.env.API_KEYS;
+    process.env.LOG_LEVEL = 'silent';
+    const health = httpApiEvent({ method: 'GET', path: '/api/health' });
+    await expect(handler(health)).rejects.toThrow(/API_KEYS is required on Lambda: set it to key:plan/);
+    process.env.API_KEYS = API_KEYS;
+    expect(replyOf(await handler(health)).status).toBe(200);
+  });
+
   it('builds one core per container from the environment and reuses it', async () => {
     process.env.API_KEYS = API_KEYS;
     process.env.LOG_LEVEL = 'silent';
