@@ -1,24 +1,26 @@
-// The API as an AWS Lambda handler for API Gateway REST APIs (payload v1), HTTP APIs (v2) and
-// Function URLs (which send v2 payloads). The event's shape picks a translator (lambda-events.ts);
-// the engine, the KV connection and the core are made once per container.
+// The API as an AWS Lambda handler for API Gateway REST APIs (payload v1), HTTP APIs (v2), Function
+// URLs (which send v2 payloads) and Application Load Balancers. The event's shape picks a processor
+// (lambda-events.ts); the engine, the KV connection and the core are made once per container.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { App } from './http/app.js';
 import { errorBody } from './http/errors.js';
 import { readConfig } from './http/config.js';
-import { httpApiRequest, httpApiResult, isV1, isV2, restRequest, restResult, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
+
+const UNSUPPORTED = errorBody('unsupported event: expected an API Gateway, Function URL or Application Load Balancer event');
 
 /** A handler around a core, or around a function that builds one on first use. */
 export function createLambdaHandler(app: App | (() => Promise<App>)): (event: LambdaEvent) => Promise<LambdaResult> {
   const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
   return async (event) => {
-    if (isV2(event)) return httpApiResult(await (await getApp()).handle(httpApiRequest(event)));
-    if (isV1(event)) return restResult(await (await getApp()).handle(restRequest(event)));
-    return { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: errorBody('unsupported event: expected an API Gateway or Function URL event') };
+    const processor = processorFor(event);
+    if (!processor) return { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: UNSUPPORTED };
+    return processor.toResult(await (await getApp()).handle(processor.toRequest(event)), event);
   };
 }
 
