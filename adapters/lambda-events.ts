@@ -1,7 +1,12 @@
-// Lambda events to the core's HttpRequest and its HttpResponse back, one small translator per
-// payload shape: API Gateway REST APIs send payload v1; HTTP APIs and Function URLs send v2.
+// Lambda events to the core's HttpRequest and its HttpResponse back to the result the runtime
+// expects, one small processor per event shape (as in Hono's aws-lambda adapter): API Gateway REST
+// APIs send payload v1; HTTP APIs and Function URLs send v2; Application Load Balancer target
+// groups send their own shape.
 
+import { STATUS_CODES } from 'node:http';
 import type {
+  ALBEvent,
+  ALBResult,
   APIGatewayProxyEvent,
   APIGatewayProxyEventV2,
   APIGatewayProxyResult,
@@ -9,63 +14,115 @@ import type {
 } from 'aws-lambda';
 import { addQueryValue, normalizeHeaders, parseQueryString, type HttpRequest, type HttpResponse, type Query } from './http/request.js';
 
-export type LambdaEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
-export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResultV2;
+export type LambdaEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;
+export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResultV2 | ALBResult;
+
+export interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
+  /** Whether the event has this processor's shape. */
+  accepts(event: LambdaEvent): event is E;
+  toRequest(event: E): HttpRequest;
+  /** The result in the form this event's runtime documents. */
+  toResult(response: HttpResponse, event: E): R;
+}
 
 const decodeBody = (body: string | null | undefined, base64: boolean) =>
   body == null ? undefined : base64 ? Buffer.from(body, 'base64').toString('utf8') : body;
 
-/** REST API (payload v1): query values arrive decoded, repeated ones in the multi-value map. */
-export function restRequest(event: APIGatewayProxyEvent): HttpRequest {
-  const query: Query = Object.create(null);
+/** v1 and ALB events: when the multi-value map is there, it holds every value of a repeated parameter. */
+function queryPairs(event: {
+  queryStringParameters?: Record<string, string | undefined> | null;
+  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
+}): [string, string][] {
+  const pairs: [string, string][] = [];
   const multi = event.multiValueQueryStringParameters;
-  const single = event.queryStringParameters;
-  if (multi) for (const [name, values] of Object.entries(multi)) for (const v of values ?? []) addQueryValue(query, name, v);
-  else if (single) for (const [name, v] of Object.entries(single)) if (v !== undefined) query[name] = v;
-  return {
-    method: event.httpMethod,
-    path: event.path,
-    query,
-    headers: normalizeHeaders(event.headers),
-    body: decodeBody(event.body, event.isBase64Encoded),
-  };
+  if (multi) for (const [name, values] of Object.entries(multi)) for (const v of values ?? []) pairs.push([name, v]);
+  else for (const [name, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) pairs.push([name, v]);
+  return pairs;
 }
+
+/**
+ * REST APIs (v1), HTTP APIs and Function URLs (v2) document the same result fields for what the core
+ * answers: v1's `multiValueHeaders` and v2's `cookies` carry repeated headers and Set-Cookie, which
+ * it never sends.
+ */
+const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGatewayProxyStructuredResultV2 => ({
+  statusCode: response.status,
+  headers: response.headers,
+  body: response.body,
+  isBase64Encoded: false,
+});
+
+/** API Gateway REST API (payload v1): query values arrive decoded. */
+export const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  accepts: (event): event is APIGatewayProxyEvent =>
+    typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string',
+  toRequest(event) {
+    const query: Query = Object.create(null);
+    for (const [name, value] of queryPairs(event)) addQueryValue(query, name, value);
+    return {
+      method: event.httpMethod,
+      path: event.path,
+      query,
+      headers: normalizeHeaders(event.headers),
+      body: decodeBody(event.body, event.isBase64Encoded),
+    };
+  },
+  toResult: apiGatewayResult,
+};
 
 /**
  * HTTP API and Function URL (payload v2). The raw query string keeps repeated parameters apart
  * (queryStringParameters joins them with commas). A named HTTP API stage prefixes the raw path.
  */
-export function httpApiRequest(event: APIGatewayProxyEventV2): HttpRequest {
-  const stage = event.requestContext.stage;
-  const prefix = stage && stage !== '$default' ? `/${stage}` : '';
-  const path = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
-  return {
-    method: event.requestContext.http.method,
-    path,
-    query: parseQueryString(event.rawQueryString ?? ''),
-    headers: normalizeHeaders(event.headers),
+export const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
+  accepts: (event): event is APIGatewayProxyEventV2 =>
+    (event as APIGatewayProxyEventV2).version === '2.0' && typeof (event as APIGatewayProxyEventV2).rawPath === 'string',
+  toRequest(event) {
+    const stage = event.requestContext.stage;
+    const prefix = stage && stage !== '$default' ? `/${stage}` : '';
+    const path = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
+    return {
+      method: event.requestContext.http.method,
+      path,
+      query: parseQueryString(event.rawQueryString ?? ''),
+      headers: normalizeHeaders(event.headers),
+      body: decodeBody(event.body, event.isBase64Encoded),
+    };
+  },
+  toResult: apiGatewayResult,
+};
+
+/**
+ * Application Load Balancer target group. Query names and values arrive as the client encoded them
+ * (the balancer decodes nothing). With multi-value headers enabled on the target group the event
+ * carries only the multi-value maps, and the result must answer in `multiValueHeaders` too.
+ */
+export const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
+  accepts: (event): event is ALBEvent => typeof (event as ALBEvent).requestContext?.elb === 'object',
+  toRequest: (event) => ({
+    method: event.httpMethod,
+    path: event.path,
+    query: parseQueryString(queryPairs(event).map(([name, value]) => `${name}=${value}`).join('&')),
+    headers: normalizeHeaders(event.multiValueHeaders ?? event.headers),
     body: decodeBody(event.body, event.isBase64Encoded),
-  };
-}
+  }),
+  toResult(response, event) {
+    const result = {
+      statusCode: response.status,
+      statusDescription: `${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}`,
+      body: response.body,
+      isBase64Encoded: false,
+    };
+    return event.multiValueHeaders
+      ? { ...result, multiValueHeaders: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, [value]])) }
+      : { ...result, headers: response.headers };
+  },
+};
 
-export const restResult = (r: HttpResponse): APIGatewayProxyResult => ({
-  statusCode: r.status,
-  headers: r.headers,
-  body: r.body,
-  isBase64Encoded: false,
-});
+// An ALB event has httpMethod and path like a v1 one: it must be recognised first.
+const PROCESSORS: EventProcessor<LambdaEvent, LambdaResult>[] = [albProcessor, httpApiProcessor, restApiProcessor];
 
-export const httpApiResult = (r: HttpResponse): APIGatewayProxyStructuredResultV2 => ({
-  statusCode: r.status,
-  headers: r.headers,
-  body: r.body,
-  isBase64Encoded: false,
-});
-
-export function isV2(event: LambdaEvent): event is APIGatewayProxyEventV2 {
-  return (event as APIGatewayProxyEventV2).version === '2.0' && typeof (event as APIGatewayProxyEventV2).rawPath === 'string';
-}
-
-export function isV1(event: LambdaEvent): event is APIGatewayProxyEvent {
-  return typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string';
+/** The processor for the event's shape; undefined for events that are not HTTP requests. */
+export function processorFor(event: LambdaEvent): EventProcessor<LambdaEvent, LambdaResult> | undefined {
+  return PROCESSORS.find((processor) => processor.accepts(event));
 }

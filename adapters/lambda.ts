@@ -1,35 +1,31 @@
-// The API as an AWS Lambda handler for API Gateway REST APIs (payload v1), HTTP APIs (v2) and
-// Function URLs (which send v2 payloads). The event's shape picks a translator (lambda-events.ts);
-// the engine, the KV connection and the core are made once per container.
+// The API as an AWS Lambda handler for API Gateway REST APIs (payload v1), HTTP APIs (v2), Function
+// URLs (which send v2 payloads) and Application Load Balancers. The event's shape picks a processor
+// (lambda-events.ts); the engine, the KV connection and the core are made once per container.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { createEngine } from '../engine/index.js';
-import { createApp, type App } from './http/app.js';
+import type { App } from './http/app.js';
 import { errorBody } from './http/errors.js';
-import { loadKeys, readConfig } from './http/config.js';
-import { createKvStore } from './kv/store.js';
-import { httpApiRequest, httpApiResult, isV1, isV2, restRequest, restResult, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { readConfig } from './http/config.js';
+import { processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
+
+const UNSUPPORTED = errorBody('unsupported event: expected an API Gateway, Function URL or Application Load Balancer event');
 
 /** A handler around a core, or around a function that builds one on first use. */
 export function createLambdaHandler(app: App | (() => Promise<App>)): (event: LambdaEvent) => Promise<LambdaResult> {
   const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
   return async (event) => {
-    if (isV2(event)) return httpApiResult(await (await getApp()).handle(httpApiRequest(event)));
-    if (isV1(event)) return restResult(await (await getApp()).handle(restRequest(event)));
-    return { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: errorBody('unsupported event: expected an API Gateway or Function URL event') };
+    const processor = processorFor(event);
+    if (!processor) return { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: UNSUPPORTED };
+    return processor.toResult(await (await getApp()).handle(processor.toRequest(event)), event);
   };
 }
 
-/**
- * Where the snapshot is: SNAPSHOT_PATH, else the copy the bundle carries beside itself
- * (dist/lambda/snapshot.bin), else the engine's default (the repo's data build).
- */
-export function lambdaSnapshotPath(env: Record<string, string | undefined> = process.env): string | undefined {
-  if (env.SNAPSHOT_PATH) return env.SNAPSHOT_PATH;
+/** The copy `npm run build:lambda` puts beside the bundle (dist/lambda/snapshot.bin); none when run from source. */
+function bundledSnapshot(): string | undefined {
   const beside = fileURLToPath(new URL('./snapshot.bin', import.meta.url));
   return existsSync(beside) ? beside : undefined;
 }
@@ -40,13 +36,7 @@ function containerApp(): () => Promise<App> {
   return () => {
     app ??= (async () => {
       const config = readConfig(process.env);
-      // No console to print a generated key to: a Lambda without API_KEYS is a misconfiguration.
-      const { keys } = loadKeys({ apiKeys: config.apiKeys, production: true });
-      const snapshot = lambdaSnapshotPath();
-      const engine = createEngine(snapshot ? { snapshot } : config.dataDir ? { dataDir: config.dataDir } : {});
-      const logger = pino({ level: config.logLevel });
-      const kv = createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
-      return createApp({ engine, keys, kv, logger });
+      return (await startService(config, { runtime: 'lambda', defaultSnapshot: bundledSnapshot() })).core;
     })();
     // A failed start is retried on the next invocation rather than cached for the container's life.
     app.catch(() => (app = undefined));

@@ -5,14 +5,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
-import { createEngine } from '../engine/index.js';
 import { createExpressApp } from './express.js';
-import { createApp } from './http/app.js';
-import { ConfigError, loadKeys, readConfig } from './http/config.js';
-import { createKvStore } from './kv/store.js';
+import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
 import { createNodeServer } from './node.js';
+import { startService } from './startup.js';
 
 export interface RunningServer {
   url: string;
@@ -28,11 +25,7 @@ export async function startServer(
   options: { host?: string } = {},
 ): Promise<RunningServer> {
   const config = readConfig(env);
-  const { keys, devKey } = loadKeys(config);
-  const logger = pino({ level: config.logLevel });
-  const engine = createEngine(config.dataDir ? { dataDir: config.dataDir } : {});
-  const kv = createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
-  const core = createApp({ engine, keys, kv, logger });
+  const { core, devKey } = await startService(config);
   const server = config.server === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
   const stop = gracefulStop(server);
   try {

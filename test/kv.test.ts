@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { RedisKvStore } from '../adapters/kv/redis.js';
-import { createKvStore, KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
+import { createKvStore } from '../adapters/kv/create.js';
+import { KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
 import { freePort, startRedis, type RedisServer } from './support/redis.js';
 
 const redisUrl = inject('redisUrl');
@@ -130,14 +133,14 @@ describe.each([
 });
 
 describe('createKvStore', () => {
-  it('is a memory store without REDIS_URL (unset or blank)', () => {
-    expect(track(createKvStore({}))).toBeInstanceOf(MemoryKvStore);
-    expect(track(createKvStore({ REDIS_URL: '  ' }))).toBeInstanceOf(MemoryKvStore);
+  it('is a memory store without REDIS_URL (unset or blank)', async () => {
+    expect(track(await createKvStore({}))).toBeInstanceOf(MemoryKvStore);
+    expect(track(await createKvStore({ REDIS_URL: '  ' }))).toBeInstanceOf(MemoryKvStore);
   });
 
   it('is a Redis store with REDIS_URL, and two of them share data like two processes would', async () => {
-    const a = track(createKvStore({ REDIS_URL: redisUrl }));
-    const b = track(createKvStore({ REDIS_URL: redisUrl }));
+    const a = track(await createKvStore({ REDIS_URL: redisUrl }));
+    const b = track(await createKvStore({ REDIS_URL: redisUrl }));
     expect(a).toBeInstanceOf(RedisKvStore);
     const k = `test:kv:shared:${randomUUID()}`;
     await a.set(k, 'from a');
@@ -147,10 +150,40 @@ describe('createKvStore', () => {
   });
 
   it('memory stores are private to each instance', async () => {
-    const a = track(createKvStore({}));
-    const b = track(createKvStore({}));
+    const a = track(await createKvStore({}));
+    const b = track(await createKvStore({}));
     await a.set('k', 'v');
     expect(await b.get('k')).toBeNull();
+  });
+});
+
+/**
+ * In a fresh process: imports the package's `./http` entry, makes a store from PROBE_REDIS_URL (unset:
+ * memory) and prints the CommonJS files that were loaded. ioredis is CommonJS, so whatever path
+ * loads it leaves it in require.cache.
+ */
+const IOREDIS_PROBE = `
+import { createRequire } from 'node:module';
+const { createKvStore } = await import(process.env.HTTP_ENTRY);
+const kv = await createKvStore({ REDIS_URL: process.env.PROBE_REDIS_URL });
+await kv.close();
+process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
+`;
+
+async function ioredisFilesLoaded(env: { PROBE_REDIS_URL?: string }): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', IOREDIS_PROBE], {
+    env: { PATH: process.env.PATH, HTTP_ENTRY: new URL('../adapters/http/app.ts', import.meta.url).href, ...env },
+  });
+  return (JSON.parse(stdout) as string[]).filter((file) => /[\\/]node_modules[\\/]ioredis[\\/]/.test(file));
+}
+
+describe('the ./http entry', () => {
+  it('with a memory store never loads ioredis', async () => {
+    expect(await ioredisFilesLoaded({})).toEqual([]);
+  });
+
+  it('loads ioredis once a Redis URL is given (the probe sees it)', async () => {
+    expect((await ioredisFilesLoaded({ PROBE_REDIS_URL: redisUrl })).length).toBeGreaterThan(0);
   });
 });
 

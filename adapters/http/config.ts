@@ -10,6 +10,8 @@ export interface Config {
   /** `key:plan[:monthlyQuota],...`; undefined when unset or blank. */
   apiKeys: string | undefined;
   redisUrl: string | undefined;
+  /** A compiled snapshot to load; wins over `dataDir`. */
+  snapshotPath: string | undefined;
   dataDir: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
@@ -41,6 +43,7 @@ const envSchema = z.object({
   ),
   API_KEYS: optionalText,
   REDIS_URL: optionalText,
+  SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -62,18 +65,25 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     server: e.SERVER,
     apiKeys: e.API_KEYS,
     redisUrl: e.REDIS_URL,
+    snapshotPath: e.SNAPSHOT_PATH,
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
   };
 }
 
+/** Where the service runs: a Lambda has no console to print a generated key to. */
+export type Runtime = 'server' | 'lambda';
+
 /**
- * The key ring from API_KEYS. Without keys, production refuses to start (an API nobody can call is
- * a misconfiguration); anywhere else a random enterprise-plan key is made so `npm start` just works,
- * and returned so the caller can print it.
+ * The key ring from API_KEYS. Without keys, production and Lambda refuse to start (an API nobody
+ * can call is a misconfiguration); anywhere else a random enterprise-plan key is made so
+ * `npm start` just works, and returned so the caller can print it.
  */
-export function loadKeys(config: Pick<Config, 'apiKeys' | 'production'>): { keys: KeyRing; devKey?: string } {
+export function loadKeys(
+  config: Pick<Config, 'apiKeys' | 'production'>,
+  runtime: Runtime = 'server',
+): { keys: KeyRing; devKey?: string } {
   if (config.apiKeys) {
     let records;
     try {
@@ -82,6 +92,9 @@ export function loadKeys(config: Pick<Config, 'apiKeys' | 'production'>): { keys
       throw new ConfigError((err as Error).message);
     }
     if (records.length > 0) return { keys: new KeyRing(records) };
+  }
+  if (runtime === 'lambda') {
+    throw new ConfigError('API_KEYS is required on Lambda: set it to key:plan[:monthlyQuota],...');
   }
   if (config.production) {
     throw new ConfigError('API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)');

@@ -1,6 +1,3 @@
-import { MemoryKvStore } from './memory.js';
-import { RedisKvStore, type RedisKvOptions } from './redis.js';
-
 /**
  * The only state the service shares between requests and between copies of itself: quota counters
  * and the health probe's scratch key. Every runtime adapter talks to it through this interface.
@@ -24,12 +21,6 @@ export class KvUnavailableError extends Error {
     super(message, options);
     this.name = 'KvUnavailableError';
   }
-}
-
-/** Redis when `REDIS_URL` is set (shared across processes), otherwise a per-process memory store. */
-export function createKvStore(env: { REDIS_URL?: string }, options: RedisKvOptions = {}): KvStore {
-  const url = env.REDIS_URL?.trim();
-  return url ? new RedisKvStore(url, options) : new MemoryKvStore();
 }
 
 /** Shared by both stores so they accept and refuse exactly the same TTLs. */

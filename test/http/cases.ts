@@ -1,7 +1,7 @@
-// The API's documented cases, written once and run through every runtime (Express, Lambda v1/v2 and
-// Function URL, the built Lambda bundle): each endpoint's 200 body checked against its response
-// schema and against the engine's own answer, and each documented 400 / 404 case. 401 and 429 are
-// checked for every keyed route in contract.ts.
+// The API's documented cases, written once and run through every runtime (Express, Lambda v1/v2,
+// Function URL and load balancer, the built Lambda bundle): each endpoint's 200 body checked against
+// its response schema and against the engine's own answer, and each documented 400 / 404 case. 401
+// and 429 are checked for every keyed route in contract.ts.
 
 import { expect } from 'vitest';
 import type { z } from 'zod';

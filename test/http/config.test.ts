@@ -8,6 +8,7 @@ describe('readConfig', () => {
       server: 'express',
       apiKeys: undefined,
       redisUrl: undefined,
+      snapshotPath: undefined,
       dataDir: undefined,
       logLevel: 'info',
       production: false,
@@ -16,11 +17,12 @@ describe('readConfig', () => {
 
   it('reads every variable, treating blank ones as unset', () => {
     const config = readConfig({
-      PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', DATA_DIR: '/data',
-      LOG_LEVEL: 'warn', NODE_ENV: 'production',
+      PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', SNAPSHOT_PATH: '/data.snapshot',
+      DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production',
     });
     expect(config).toEqual({
-      port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', dataDir: '/data', logLevel: 'warn', production: true,
+      port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', snapshotPath: '/data.snapshot',
+      dataDir: '/data', logLevel: 'warn', production: true,
     });
     expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
   });
@@ -46,8 +48,15 @@ describe('loadKeys', () => {
   });
 
   it('refuses to run in production without keys', () => {
-    expect(() => loadKeys({ apiKeys: undefined, production: true })).toThrow(/API_KEYS is required/);
+    expect(() => loadKeys({ apiKeys: undefined, production: true })).toThrow(/API_KEYS is required when NODE_ENV=production/);
     expect(() => loadKeys({ apiKeys: ' , ', production: true })).toThrow(/API_KEYS is required/);
+  });
+
+  it('refuses to run on Lambda without keys, saying what to set rather than blaming NODE_ENV', () => {
+    const attempt = () => loadKeys({ apiKeys: undefined, production: false }, 'lambda');
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow('API_KEYS is required on Lambda: set it to key:plan[:monthlyQuota],...');
+    expect(loadKeys({ apiKeys: 'alpha:basic', production: false }, 'lambda').devKey).toBeUndefined();
   });
 
   it('makes a working development key outside production', () => {

@@ -12,7 +12,7 @@ import { createExpressApp } from '../../adapters/express.js';
 import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
 import { apiCases, type ApiRequest } from './cases.js';
 import { API_KEYS, createTestApp, KEYS, sampleEngine } from './fixtures.js';
-import { httpApiEvent, replyOf, restApiEvent, supertestSend } from './senders.js';
+import { albEvent, httpApiEvent, replyOf, restApiEvent, supertestSend } from './senders.js';
 
 /** Imports the bundle, answers each event of the JSON array on stdin, prints the results. */
 const RUNNER = `
@@ -55,7 +55,9 @@ describe('the built Lambda bundle', () => {
       ...c.request,
       headers: { 'x-api-key': KEYS.pro, ...c.request.headers },
     }));
-    const results = await runBundle(dir, requests.map((r, i) => (i % 2 ? restApiEvent(r) : httpApiEvent(r, { functionUrl: true }))));
+    // Every shape in turn; the load balancer with multi-value headers, as some cases repeat a parameter.
+    const shapes = [restApiEvent, (r: ApiRequest) => httpApiEvent(r, { functionUrl: true }), (r: ApiRequest) => albEvent(r, { multiValue: true })];
+    const results = await runBundle(dir, requests.map((r, i) => shapes[i % shapes.length](r)));
     const express = supertestSend(createExpressApp(createTestApp()));
     for (const [i, r] of requests.entries()) {
       const expected = await express(r);
@@ -68,7 +70,7 @@ describe('the built Lambda bundle', () => {
     const [health, openapi, css] = (
       await runBundle(dir, [
         httpApiEvent({ method: 'GET', path: '/api/health' }),
-        httpApiEvent({ method: 'GET', path: '/openapi.json' }),
+        albEvent({ method: 'GET', path: '/openapi.json' }),
         restApiEvent({ method: 'GET', path: '/docs/swagger-ui.css' }),
       ])
     ).map(replyOf);

@@ -1,9 +1,16 @@
+// The Lambda handler: the whole contract through each event shape, then each shape on an event
+// written as AWS documents it (test/fixtures/lambda-events/), answered in its own result shape with
+// the body the core gives to the request the event stands for.
+
+import { readFileSync } from 'node:fs';
+import type { ALBResult, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import type { HttpRequest } from '../../adapters/http/request.js';
 import { createLambdaHandler, handler } from '../../adapters/lambda.js';
 import type { LambdaEvent } from '../../adapters/lambda.js';
 import { describeApiContract } from './contract.js';
 import { API_KEYS, createTestApp, KEYS } from './fixtures.js';
-import { httpApiEvent, lambdaSend, replyOf, restApiEvent } from './senders.js';
+import { albEvent, httpApiEvent, lambdaSend, replyOf, restApiEvent } from './senders.js';
 
 describeApiContract('Lambda, API Gateway REST API (payload v1)', () =>
   lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r)),
@@ -14,6 +21,76 @@ describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
 describeApiContract('Lambda, Function URL', () =>
   lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r, { functionUrl: true })),
 );
+// Without multi-value headers the balancer keeps only the last value of a repeated parameter, which
+// some documented cases repeat on purpose: that mode has its own test below.
+describeApiContract('Lambda, Application Load Balancer (multi-value headers)', () =>
+  lambdaSend(createLambdaHandler(createTestApp()), (r) => albEvent(r, { multiValue: true })),
+);
+
+/** An event as AWS sends it. */
+function fixture(name: string): LambdaEvent {
+  return JSON.parse(readFileSync(new URL(`../fixtures/lambda-events/${name}.json`, import.meta.url), 'utf8'));
+}
+
+describe('each event shape, from a documented event', () => {
+  const lambda = createLambdaHandler(createTestApp());
+  const core = createTestApp();
+  const JSON_TYPE = 'application/json; charset=utf-8';
+
+  /** The core's body for the request the event stands for, asked directly. */
+  async function coreBody(request: Pick<HttpRequest, 'method' | 'path' | 'query'> & { body?: string }): Promise<string> {
+    const response = await core.handle({ body: undefined, ...request, headers: { 'x-api-key': KEYS.pro } });
+    expect(response.status).toBe(200);
+    return response.body;
+  }
+
+  const stLouisSearch = { method: 'GET', path: '/api/locations', query: { city: 'st louis', state: 'MO', carriers: ['carrier-a', 'carrier-e'] } };
+
+  it('REST API (payload v1): statusCode, headers, body, isBase64Encoded; repeated query values kept', async () => {
+    const result = (await lambda(fixture('rest-api'))) as APIGatewayProxyResult;
+    expect(Object.keys(result).sort()).toEqual(['body', 'headers', 'isBase64Encoded', 'statusCode']);
+    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: false, headers: { 'Content-Type': JSON_TYPE } });
+    expect(result.body).toBe(await coreBody(stLouisSearch));
+  });
+
+  it('HTTP API (payload v2): the v2 fields and no cookies; named stage stripped, base64 body decoded', async () => {
+    const result = (await lambda(fixture('http-api'))) as APIGatewayProxyStructuredResultV2;
+    expect(Object.keys(result).sort()).toEqual(['body', 'headers', 'isBase64Encoded', 'statusCode']);
+    expect(result).not.toHaveProperty('cookies');
+    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: false, headers: { 'Content-Type': JSON_TYPE } });
+    expect(result.body).toBe(await coreBody({ method: 'POST', path: '/api/locations/batch', query: {}, body: '{"zips":["60601","10001"]}' }));
+  });
+
+  it('Function URL (payload v2): the v2 fields and no cookies', async () => {
+    const result = (await lambda(fixture('function-url'))) as APIGatewayProxyStructuredResultV2;
+    expect(Object.keys(result).sort()).toEqual(['body', 'headers', 'isBase64Encoded', 'statusCode']);
+    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: false, headers: { 'Content-Type': JSON_TYPE } });
+    expect(result.body).toBe(await coreBody({ method: 'GET', path: '/api/locations/which-carriers', query: { city: 'st louis', state: 'MO' } }));
+  });
+
+  it('Application Load Balancer: statusDescription and single-value headers; percent-encoded query decoded', async () => {
+    const result = (await lambda(fixture('alb'))) as ALBResult;
+    expect(Object.keys(result).sort()).toEqual(['body', 'headers', 'isBase64Encoded', 'statusCode', 'statusDescription']);
+    expect(result).toMatchObject({ statusCode: 200, statusDescription: '200 OK', isBase64Encoded: false, headers: { 'Content-Type': JSON_TYPE } });
+    expect(result.body).toBe(await coreBody({ method: 'GET', path: '/api/carrier-a-location/search', query: { q: 'galveston tx' } }));
+  });
+
+  it('Application Load Balancer with multi-value headers: answers in multiValueHeaders only', async () => {
+    const result = (await lambda(fixture('alb-multi-value'))) as ALBResult;
+    expect(Object.keys(result).sort()).toEqual(['body', 'isBase64Encoded', 'multiValueHeaders', 'statusCode', 'statusDescription']);
+    expect(result).toMatchObject({ statusCode: 200, statusDescription: '200 OK', isBase64Encoded: false });
+    expect(result.multiValueHeaders?.['Content-Type']).toEqual([JSON_TYPE]);
+    expect(Object.values(result.multiValueHeaders ?? {}).every((values) => values.length === 1)).toBe(true);
+    expect(result.body).toBe(await coreBody(stLouisSearch));
+  });
+
+  it('Application Load Balancer: statusDescription follows the status', async () => {
+    const notFound = (await lambda({ ...fixture('alb'), path: '/api/nowhere' })) as ALBResult;
+    expect(notFound).toMatchObject({ statusCode: 404, statusDescription: '404 Not Found' });
+    const unauthorized = (await lambda({ ...fixture('alb'), headers: {} })) as ALBResult;
+    expect(unauthorized).toMatchObject({ statusCode: 401, statusDescription: '401 Unauthorized' });
+  });
+});
 
 describe('Lambda event details', () => {
   const lambda = createLambdaHandler(createTestApp());
@@ -23,34 +100,12 @@ describe('Lambda event details', () => {
     ['REST API', restApiEvent(batch, { base64: true })],
     ['HTTP API', httpApiEvent(batch, { base64: true })],
     ['Function URL', httpApiEvent(batch, { base64: true, functionUrl: true })],
+    ['load balancer', albEvent(batch, { base64: true })],
+    ['load balancer, multi-value headers', albEvent(batch, { base64: true, multiValue: true })],
   ] as [string, LambdaEvent][])('decodes a base64 body (%s)', async (_shape, event) => {
     const reply = replyOf(await lambda(event));
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
-  });
-
-  it('strips a named HTTP API stage from the path', async () => {
-    const event = httpApiEvent({ method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } }, { stage: 'prod' });
-    expect(event.rawPath).toBe('/prod/api/locations/geocode');
-    const reply = replyOf(await lambda(event));
-    expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body).zip).toBe('60601');
-  });
-
-  it('answers the REST API result shape for v1 and the v2 shape for v2', async () => {
-    const request = { method: 'GET', path: '/api/health' };
-    const v1 = await lambda(restApiEvent(request));
-    const v2 = await lambda(httpApiEvent(request));
-    expect(v1).toMatchObject({ statusCode: 200, isBase64Encoded: false, body: expect.any(String) });
-    expect(v2).toMatchObject({ statusCode: 200, isBase64Encoded: false, body: expect.any(String) });
-    expect(Object.keys(v1).sort()).toEqual(['body', 'headers', 'isBase64Encoded', 'statusCode']);
-  });
-
-  it('keeps every value of a repeated v1 query parameter', async () => {
-    const reply = replyOf(await lambda(restApiEvent({
-      method: 'GET', path: '/api/locations', query: { zip: '60601', carriers: ['carrier-a', 'carrier-b'] }, headers: { 'x-api-key': KEYS.pro },
-    })));
-    expect(JSON.parse(reply.body).carriers).toEqual(['carrier-a', 'carrier-b']);
   });
 
   it('refuses an event of another kind with a JSON 400', async () => {
@@ -61,6 +116,15 @@ describe('Lambda event details', () => {
 });
 
 describe('the exported handler', () => {
+  it('fails without API_KEYS saying what to set, and starts on the next invocation once it is set', async () => {
+    delete process.env.API_KEYS;
+    process.env.LOG_LEVEL = 'silent';
+    const health = httpApiEvent({ method: 'GET', path: '/api/health' });
+    await expect(handler(health)).rejects.toThrow(/API_KEYS is required on Lambda: set it to key:plan/);
+    process.env.API_KEYS = API_KEYS;
+    expect(replyOf(await handler(health)).status).toBe(200);
+  });
+
   it('builds one core per container from the environment and reuses it', async () => {
     process.env.API_KEYS = API_KEYS;
     process.env.LOG_LEVEL = 'silent';

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
-import { createKvStore } from '../../adapters/kv/store.js';
+import { createKvStore } from '../../adapters/kv/create.js';
 import { createNodeServer } from '../../adapters/node.js';
 import { createTestApp } from './fixtures.js';
 
@@ -18,7 +18,7 @@ describe('the monthly quota across two instances on one Redis', () => {
   const servers: Server[] = [];
 
   async function instance(): Promise<string> {
-    const core = createTestApp({ kv: createKvStore({ REDIS_URL: inject('redisUrl') }), keys: `${key}:pro:${QUOTA}` });
+    const core = createTestApp({ kv: await createKvStore({ REDIS_URL: inject('redisUrl') }), keys: `${key}:pro:${QUOTA}` });
     const server = createNodeServer(core);
     cores.push(core);
     servers.push(server);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
 import { healthReportSchema } from '../../adapters/http/health.js';
-import { createKvStore } from '../../adapters/kv/store.js';
+import { createKvStore } from '../../adapters/kv/create.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { createTestApp, KEYS } from './fixtures.js';
 
@@ -16,7 +16,7 @@ describe('a Redis outage', () => {
   let app: App;
   beforeAll(async () => {
     redis = await startRedis();
-    app = createTestApp({ kv: createKvStore({ REDIS_URL: redis.url }) });
+    app = createTestApp({ kv: await createKvStore({ REDIS_URL: redis.url }) });
   });
   afterAll(async () => {
     await app.close();

@@ -1,7 +1,7 @@
 // `Send` implementations for each runtime, and real-shaped Lambda events: a REST API (payload v1),
-// an HTTP API and a Function URL (payload v2), as AWS delivers them.
+// an HTTP API and a Function URL (payload v2), an Application Load Balancer, as AWS delivers them.
 
-import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
@@ -36,6 +36,9 @@ export function fetchSend(baseUrl: string): Send {
 
 const NOW = 1_767_225_600_000;
 
+/** Each header once, as the multi-value maps of REST API and load balancer events carry it. */
+const asMultiValue = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]]));
+
 /** API Gateway REST API, Lambda proxy integration: header casing as the client sent it. */
 export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}): APIGatewayProxyEvent {
   const headers: Record<string, string> = {
@@ -54,7 +57,7 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}):
     path: r.path,
     httpMethod: r.method,
     headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+    multiValueHeaders: asMultiValue(headers),
     // API Gateway keeps the last value of a repeated parameter here and all of them in the multi-value map.
     queryStringParameters: multi ? Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v[v.length - 1]])) : null,
     multiValueQueryStringParameters: multi,
@@ -131,11 +134,49 @@ export function httpApiEvent(
   };
 }
 
+/**
+ * Application Load Balancer target group: header names lower-case, query names and values as the
+ * client encoded them. With `multiValue` (the target group setting) only the multi-value maps are
+ * sent; without it a repeated parameter keeps its last value.
+ */
+export function albEvent(r: ApiRequest, options: { multiValue?: boolean; base64?: boolean } = {}): ALBEvent {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    host: 'carrier-lb-1234567890.us-east-1.elb.amazonaws.com',
+    'user-agent': 'vitest',
+    'x-amzn-trace-id': 'Root=1-5bdb40ca-556d8b0c50dc66f0511bf520',
+    'x-forwarded-for': '203.0.113.7',
+    'x-forwarded-port': '443',
+    'x-forwarded-proto': 'https',
+    ...lowerCase(r.headers),
+    ...(r.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}),
+  };
+  const query = Object.entries(r.query ?? {}).map(
+    ([k, v]) => [encodeURIComponent(k), (Array.isArray(v) ? v : [v]).map(encodeURIComponent)] as const,
+  );
+  const body = r.body === undefined ? '' : options.base64 ? Buffer.from(r.body).toString('base64') : r.body;
+  return {
+    requestContext: { elb: { targetGroupArn: 'arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/carrier-locations/6d0ecf831eec9f09' } },
+    httpMethod: r.method,
+    path: r.path,
+    ...(options.multiValue
+      ? {
+          multiValueQueryStringParameters: Object.fromEntries(query),
+          multiValueHeaders: asMultiValue(headers),
+        }
+      : { queryStringParameters: Object.fromEntries(query.map(([k, v]) => [k, v[v.length - 1]])), headers }),
+    body,
+    isBase64Encoded: options.base64 === true && r.body !== undefined,
+  };
+}
+
 export function replyOf(result: LambdaResult): ApiReply {
   if (typeof result === 'string') throw new Error('the handler returned a bare string');
+  const multi = 'multiValueHeaders' in result ? result.multiValueHeaders : undefined;
+  const headers = result.headers ?? Object.fromEntries(Object.entries(multi ?? {}).map(([k, v]) => [k, v.join(', ')]));
   return {
     status: result.statusCode ?? 200,
-    headers: lowerCase(result.headers as Record<string, unknown>),
+    headers: lowerCase(headers),
     body: result.body ?? '',
   };
 }

@@ -1,0 +1,71 @@
+// The start-up the server and the Lambda handler share: where the engine loads from, and what a
+// missing API_KEYS means on each runtime.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../engine/index.js';
+import { readConfig } from '../../adapters/http/config.js';
+import { startService, type Service, type StartOptions } from '../../adapters/startup.js';
+import { API_KEYS } from './fixtures.js';
+
+// A one-carrier dataset and its compiled snapshot: which source was loaded shows in the carrier ids.
+const dir = mkdtempSync(join(tmpdir(), 'carrier-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(
+  join(dir, 'carriers.json'),
+  JSON.stringify([{ id: 'acme', name: 'Acme Freight', scac: 'ACME', kind: 'ltl', unified: true, canReach: true, lookup: 'zip' }]),
+);
+writeFileSync(
+  join(dir, 'terminals.csv'),
+  [
+    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+    'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,a1@acme.example,41.8858,-87.6181,',
+  ].join('\n'),
+);
+const snapshot = join(dir, 'acme.snapshot');
+buildSnapshot(snapshot, { dataDir: dir });
+
+const started: Service[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.core.close()));
+});
+
+async function carriersLoaded(env: Record<string, string>, options?: StartOptions): Promise<string[]> {
+  const service = await startService(readConfig({ API_KEYS, LOG_LEVEL: 'silent', ...env }), options);
+  started.push(service);
+  return service.engine.carriers.map((c) => c.id);
+}
+
+describe('startService: where the engine loads from', () => {
+  it('SNAPSHOT_PATH first: DATA_DIR is not even read', async () => {
+    expect(await carriersLoaded({ SNAPSHOT_PATH: snapshot, DATA_DIR: join(dir, 'missing') })).toEqual(['acme']);
+  });
+
+  it('then DATA_DIR, compiled at start, over the runtime default', async () => {
+    expect(await carriersLoaded({ DATA_DIR: dir }, { defaultSnapshot: join(dir, 'missing.snapshot') })).toEqual(['acme']);
+  });
+
+  it('then the runtime default (Lambda: the snapshot beside the bundle)', async () => {
+    expect(await carriersLoaded({}, { defaultSnapshot: snapshot })).toEqual(['acme']);
+  });
+
+  it('else the sample', async () => {
+    expect(await carriersLoaded({})).toContain('carrier-a');
+  });
+});
+
+describe('startService: keys', () => {
+  it('the server outside production makes a development key that the core accepts', async () => {
+    const service = await startService(readConfig({ LOG_LEVEL: 'silent' }));
+    started.push(service);
+    expect(service.devKey).toMatch(/^dev_/);
+    expect(service.keys.lookup(service.devKey)).toMatchObject({ plan: 'enterprise' });
+  });
+
+  it('Lambda without API_KEYS says what to set, not NODE_ENV', async () => {
+    const attempt = startService(readConfig({ LOG_LEVEL: 'silent' }), { runtime: 'lambda' });
+    await expect(attempt).rejects.toThrow(/^API_KEYS is required on Lambda: set it to key:plan\[:monthlyQuota\],\.\.\.$/);
+  });
+});
