@@ -6,6 +6,7 @@
 import KDBush from 'kdbush';
 import { boundingBoxes, hav, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
 import type { Hits } from './hits.js';
+import { compareNearest } from './ranking.js';
 
 const boxes = new Float64Array(8);
 const stack = new Uint32Array(128);
@@ -142,7 +143,7 @@ export class LocationIndex {
       if (right - left <= nodeSize) {
         for (let i = left; i <= right; i++) {
           const h = haversineTerm(lat, lng, cosLat, coords[2 * i + 1], coords[2 * i], slotCosLat[i]);
-          if (h <= bound) bound = Math.min(maxH, best.insert(h, i));
+          if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[i]));
         }
         continue;
       }
@@ -150,7 +151,7 @@ export class LocationIndex {
       const mx = coords[2 * m];
       const my = coords[2 * m + 1];
       const h = haversineTerm(lat, lng, cosLat, my, mx, slotCosLat[m]);
-      if (h <= bound) bound = Math.min(maxH, best.insert(h, m));
+      if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[m]));
       const axis = heap.axis[node];
       const minLng = heap.minLng[node];
       const minLat = heap.minLat[node];
@@ -166,15 +167,19 @@ export class LocationIndex {
       }
     }
     for (let i = 0; i < best.count; i++) {
-      hits.push(slotLoc[best.slots[i]], termToMiles(best.keys[i]));
+      hits.push(best.locs[i], termToMiles(best.keys[i]));
     }
   }
 }
 
-/** The k smallest haversine terms seen so far, ascending, with their kd slots. */
+/**
+ * The k best locations seen so far, ascending by haversine term (monotonic in the distance) and,
+ * at equal terms, by location id: the documented order, so a tie keeps the same locations whatever
+ * order the walk meets them in.
+ */
 class BestPoints {
   keys = new Float64Array(16);
-  slots = new Int32Array(16);
+  locs = new Uint32Array(16);
   count = 0;
   k = 0;
 
@@ -183,24 +188,24 @@ class BestPoints {
     this.count = 0;
     if (this.keys.length < k) {
       this.keys = new Float64Array(k);
-      this.slots = new Int32Array(k);
+      this.locs = new Uint32Array(k);
     }
   }
 
-  /** Inserts a point; returns the pruning bound: the k-th best term once k are held, else 1. */
-  insert(key: number, slot: number): number {
-    const { keys, slots, k } = this;
+  /** Inserts a location; returns the pruning bound: the k-th best term once k are held, else 1. */
+  insert(key: number, loc: number): number {
+    const { keys, locs, k } = this;
     let i: number;
     if (this.count < k) i = this.count++;
-    else if (key >= keys[k - 1]) return keys[k - 1];
+    else if (compareNearest(key, loc, keys[k - 1], locs[k - 1]) >= 0) return keys[k - 1];
     else i = k - 1;
-    while (i > 0 && keys[i - 1] > key) {
+    while (i > 0 && compareNearest(keys[i - 1], locs[i - 1], key, loc) > 0) {
       keys[i] = keys[i - 1];
-      slots[i] = slots[i - 1];
+      locs[i] = locs[i - 1];
       i--;
     }
     keys[i] = key;
-    slots[i] = slot;
+    locs[i] = loc;
     return this.count === k ? keys[k - 1] : 1;
   }
 }

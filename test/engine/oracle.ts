@@ -20,9 +20,9 @@ export function haversineMiles(lat1: number, lng1: number, lat2: number, lng2: n
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** Case-, space-, accent- and punctuation-insensitive name key; `st` reads as `saint` (DESIGN). */
+/** Case-, space-, accent- and punctuation-insensitive name key; st, ste, ft, mt, pt are spelled out (README). */
 export function nameKey(name: string): string {
-  const spelled: Record<string, string> = { st: 'saint', ste: 'sainte', ft: 'fort', mt: 'mount' };
+  const spelled: Record<string, string> = { st: 'saint', ste: 'sainte', ft: 'fort', mt: 'mount', pt: 'point' };
   return name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')

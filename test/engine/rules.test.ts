@@ -75,6 +75,25 @@ describe('resolving a place', () => {
     expect(engine.search({ city: 'st louis', state: 'mo' }).resolved?.state).toBe('MO');
   });
 
+  it('every documented abbreviation is spelled out: st, ste, ft, mt, pt', () => {
+    const cases: [string, string, string][] = [
+      ['St. Louis', 'MO', 'Saint Louis'],
+      ['Ste. Genevieve', 'MO', 'Sainte Genevieve'],
+      ['Ft Worth', 'TX', 'Fort Worth'],
+      ['Mt. Vernon', 'NY', 'Mount Vernon'],
+      ['Pt Pleasant', 'WV', 'Point Pleasant'],
+    ];
+    for (const [asked, state, geonamesName] of cases) {
+      const rows = geonames.filter((r) => r[2] === geonamesName && r[4] === state);
+      expect(rows.length, geonamesName).toBeGreaterThan(0);
+      const resolved = engine.search({ city: asked, state }).resolved;
+      expect(resolved, asked).toMatchObject({ city: geonamesName, state });
+      expect(resolved!.lat).toBeCloseTo(mean(rows).lat, 9);
+      // The oracle reads the names the same way.
+      expect(oracle.resolve({ city: asked, state })?.city, asked).toBe(geonamesName);
+    }
+  });
+
   it("punctuation inside GeoNames names: coeur d'alene", () => {
     const rows = geonames.filter((r) => r[2] === "Coeur d'Alene" && r[4] === 'ID');
     const result = engine.whichCarriers({ city: 'COEUR DALENE', state: 'ID' });

@@ -1,27 +1,16 @@
 // The plain node:http adapter over a real loopback socket: the whole contract, plus what only a
 // real connection shows (oversized uploads, keep-alive after an error).
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../adapters/http/app.js';
-import { createNodeServer } from '../../adapters/node.js';
 import { describeApiContract } from './contract.js';
-import { createTestApp, KEYS } from './fixtures.js';
+import { createTestApp, KEYS, loopbackServers } from './fixtures.js';
 import { fetchSend } from './senders.js';
 
-const servers: Server[] = [];
-async function listen(): Promise<string> {
-  const server = createNodeServer(createTestApp());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-afterAll(async () => {
-  for (const s of servers) s.closeAllConnections();
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-});
+const servers = loopbackServers();
+const listen = () => servers.listen(createTestApp());
+afterAll(() => servers.closeAll());
 
 describeApiContract('node:http adapter', async () => fetchSend(await listen()));
 

@@ -1,13 +1,10 @@
 // Two copies of the service sharing one Redis, hit at once: the quota holds exactly.
 
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
 import { createKvStore } from '../../adapters/kv/create.js';
-import { createNodeServer } from '../../adapters/node.js';
-import { createTestApp } from './fixtures.js';
+import { createTestApp, loopbackServers } from './fixtures.js';
 
 const QUOTA = 25;
 
@@ -15,20 +12,16 @@ describe('the monthly quota across two instances on one Redis', () => {
   // A fresh key per run: its counter is new, whatever earlier runs left in the shared Redis.
   const key = `concurrency-${randomUUID()}`;
   const cores: App[] = [];
-  const servers: Server[] = [];
+  const servers = loopbackServers();
 
   async function instance(): Promise<string> {
     const core = createTestApp({ kv: await createKvStore({ REDIS_URL: inject('redisUrl') }), keys: `${key}:pro:${QUOTA}` });
-    const server = createNodeServer(core);
     cores.push(core);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return servers.listen(core);
   }
 
   afterAll(async () => {
-    for (const s of servers) s.closeAllConnections();
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await servers.closeAll();
     await Promise.all(cores.map((c) => c.close()));
   });
 
