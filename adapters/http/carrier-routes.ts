@@ -13,7 +13,7 @@ import { defineRoute, type Probe, type Route } from './route.js';
 
 /** A probe asking with one parameter, when the data has a value for it (a carrier without locations has none). */
 function probe(label: string, name: string, value: string | undefined): Probe | undefined {
-  return value === undefined ? undefined : { label, input: { query: { [name]: value }, params: {} } };
+  return value === undefined ? undefined : { label, input: { query: { [name]: value }, params: {}, body: undefined } };
 }
 
 /** The spec's probe labels call the country-code lookup's parameter `country`. */
@@ -173,7 +173,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       errors: [404],
       probe: example.terminalCode === undefined
         ? undefined
-        : { label: 'GET /api/drop-points/:id', input: { query: {}, params: { id: example.terminalCode } } },
+        : { label: 'GET /api/drop-points/:id', input: { query: {}, params: { id: example.terminalCode }, body: undefined } },
       answer: ({ params }) => engine.dropPoint(params.id),
     }),
   ];

@@ -2,8 +2,8 @@
 // endpoint family the spec's probe list names, then writes and reads back a key in the KV store.
 // Each probe asks with values taken from the loaded data, so it passes only when its handler
 // answers with a body: an error of any kind (a 400 included) means the endpoint is broken.
-// Endpoints the spec names only in that list but that are not served (POST /api/search,
-// /api/article/:num, ...) get no probe: a probe of a 404 would only ever report a failure that is
+// Endpoints the spec names only in that list but that are not served (/api/article/:num, ...) get
+// no probe: a probe of a 404 would only ever report a failure that is
 // by design, and make the report permanently "degraded".
 
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ export function createHealthCheck(routes: readonly Route[], kv: KvStore, logger:
     const started = performance.now();
     const probes: ProbeResult[] = [];
     for (const { probe, answer } of probed) {
-      probes.push(await timed(probe!.label, () => answer({ ...probe!.input, body: {}, key: PROBE_KEY })));
+      probes.push(await timed(probe!.label, () => answer({ ...probe!.input, key: PROBE_KEY })));
     }
     const value = `${Date.now()}:${randomUUID()}`;
     const write = await timed('KV write', () => withTimeout(kv.set(scratchKey, value, 60)));

@@ -20,7 +20,7 @@ export interface RawInput {
 /** A request the health report makes to check that the route answers: inputs from the loaded data. */
 export interface Probe {
   label: string;
-  input: Pick<RawInput, 'query' | 'params'>;
+  input: Pick<RawInput, 'query' | 'params' | 'body'>;
 }
 
 export interface Route {

@@ -7,7 +7,20 @@ import { defineRoute, JsonText, type Route } from './route.js';
 
 export function unifiedRoutes(engine: Engine): Route[] {
   const tag = 'Unified';
+  const unified = engine.carriers.find((c) => c.unified);
+  const probeZip = unified && engine.examples(unified.id).zip;
   return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/search',
+      tag,
+      summary: 'The unified search with its parameters in a JSON body: the same answer as GET /api/locations (one billed call)',
+      body: searchQuerySchema,
+      response: res.searchResultSchema,
+      errors: [400],
+      probe: probeZip === undefined ? undefined : { label: 'POST /api/search', input: { query: {}, params: {}, body: { zip: probeZip } } },
+      answer: ({ body }) => new JsonText(engine.searchJson(body)),
+    }),
     defineRoute({
       method: 'GET',
       path: '/api/locations',

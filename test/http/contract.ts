@@ -110,7 +110,8 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       const report = healthReportSchema.parse(JSON.parse(reply.body));
       expect(report.status).toBe('healthy');
       const names = report.probes.map((p) => p.name);
-      expect(names.slice(0, 4)).toEqual([
+      expect(names.slice(0, 5)).toEqual([
+        'POST /api/search',
         'GET /api/drop-points?zip=',
         'GET /api/drop-points/:id',
         'GET /api/carrier-a-location?zip=',
@@ -121,7 +122,7 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       expect(names).toContain('GET /api/carrier-h-location?country=');
       expect(names).toContain('GET /api/carrier-i-location/coverage');
       expect(names.slice(-2)).toEqual(['KV write', 'KV read']);
-      expect(names).toHaveLength(2 + 9 * 2 + 2);
+      expect(names).toHaveLength(1 + 2 + 9 * 2 + 2);
       expect(report.probes.every((p) => p.ok)).toBe(true);
     });
 

@@ -60,6 +60,7 @@ describe('an API over a user dataset', () => {
   it('probes and documents its own carriers', async () => {
     const report = JSON.parse((await get('/api/health')).body);
     expect(report.probes.map((p: { name: string }) => p.name)).toEqual([
+      'POST /api/search',
       'GET /api/acme-location?zip=',
       'GET /api/acme-location/coverage',
       'GET /api/roadrunner-location?state=',
@@ -69,7 +70,7 @@ describe('an API over a user dataset', () => {
       'KV write',
       'KV read',
     ]);
-    // The probe asks for region "midwest", which this dataset lacks: a 400 is the handler working.
+    // Every probe asks with this dataset's own values (its ZIP, state, region "zone-7").
     expect(report.status).toBe('healthy');
     const doc = JSON.parse((await get('/openapi.json')).body);
     expect(Object.keys(doc.paths)).toContain('/api/roadrunner-location/search');
