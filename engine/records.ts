@@ -69,6 +69,8 @@ export class Records {
       zip: t.locZip[l],
       lat: t.locLat[l],
       lng: t.locLng[l],
+      terminalCode: t.locCode[l],
+      phone: t.locPhone[l],
       match,
       distanceMiles: roundMiles(miles),
     };

@@ -22,6 +22,8 @@ export const normalizedLocationSchema = z
     zip: z.string(),
     lat: z.number(),
     lng: z.number(),
+    terminalCode: z.string().meta({ description: "The carrier's code of the location (beyond the spec's fields: no second call needed)" }),
+    phone: z.string().meta({ description: "The location's phone (beyond the spec's fields)" }),
     match: z.enum(['exact', 'nearby']),
     distanceMiles: z.number(),
   })

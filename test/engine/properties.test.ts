@@ -134,6 +134,8 @@ function expectLocation(actual: NormalizedLocation, hit: Hit, match: 'exact' | '
   expect(normKey(actual)).toBe(locKey(l));
   expect(actual.match).toBe(match);
   expect(actual.carrierName).toBe(oracle.carrierById.get(l.carrier)!.name);
+  expect(actual.terminalCode).toBe(l.terminalCode);
+  expect(actual.phone).toBe(l.phone);
   expect(actual.city).toBe(l.city);
   expect(actual.state).toBe(l.state);
   expect(actual.address).toContain(l.line1);
