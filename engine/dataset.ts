@@ -1,8 +1,8 @@
 // Reads a dataset directory (carriers.json, terminals.csv, service-points.csv), validating every
-// row with zod. All problems are collected and reported together as `file:line: reason`.
+// row with zod. All findings are collected and reported together as `file:line: level: message`.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { carrierSchema, type CarrierInfo } from './carriers.js';
@@ -52,6 +52,9 @@ const servicePointSchema = z.object({
   addOnDays: z.string().regex(/^\d{1,2}$/, 'addOnDays must be an integer 0-99').transform(Number),
 });
 
+/** Records an error finding: file, 1-based line (0: the whole file), message. */
+type Report = (file: string, line: number, message: string) => void;
+
 export type TerminalRow = z.output<typeof terminalSchema>;
 export type ServicePointRow = z.output<typeof servicePointSchema>;
 
@@ -61,49 +64,84 @@ export interface Dataset {
   servicePoints: ServicePointRow[];
 }
 
+/** One thing a dataset check found. Errors stop a build; warnings are reported and the build goes on. */
+export interface Finding {
+  /** The file's name inside the dataset directory (`terminals.csv`). */
+  file: string;
+  /** 1-based line; 0 for the file as a whole. */
+  line: number;
+  level: 'error' | 'warning';
+  message: string;
+}
+
+export interface DatasetCheck {
+  /** Sorted by file and line. */
+  findings: Finding[];
+  /** The dataset, when no finding is an error. */
+  dataset: Dataset | null;
+}
+
+/** `terminals.csv:12: error: latitude 200 is not between -90 and 90` */
+export function formatFinding(f: Finding): string {
+  return `${f.file}${f.line > 0 ? `:${f.line}` : ''}: ${f.level}: ${f.message}`;
+}
+
+/** Reads a dataset, or throws a DatasetError listing every error (and warning) found. */
 export function readDataset(dir: string): Dataset {
-  const problems: string[] = [];
-  const carriers = readCarriers(join(dir, 'carriers.json'), problems);
+  const { findings, dataset } = checkDataset(dir);
+  if (!dataset) throw new DatasetError(findings.map(formatFinding), findings);
+  return dataset;
+}
+
+/** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */
+export function checkDataset(dir: string): DatasetCheck {
+  const findings: Finding[] = [];
+  const error: Report = (file, line, message) => findings.push({ file: basename(file), line, level: 'error', message });
+  const carriers = readCarriers(join(dir, 'carriers.json'), error);
   const carrierIds = new Set(carriers.map((c) => c.id));
-  const terminals = readCsv(join(dir, 'terminals.csv'), TERMINAL_COLUMNS, terminalSchema, problems, true);
-  const servicePoints = readCsv(join(dir, 'service-points.csv'), SERVICE_POINT_COLUMNS, servicePointSchema, problems, false);
+  const terminals = readCsv(join(dir, 'terminals.csv'), TERMINAL_COLUMNS, terminalSchema, error, true);
+  const servicePoints = readCsv(join(dir, 'service-points.csv'), SERVICE_POINT_COLUMNS, servicePointSchema, error, false);
 
   const codes = new Set<string>();
   for (const { row, line, file } of terminals) {
-    if (!carrierIds.has(row.carrier)) problems.push(`${file}:${line}: unknown carrier "${row.carrier}"`);
+    if (!carrierIds.has(row.carrier)) error(file, line, `unknown carrier "${row.carrier}"`);
     const key = `${row.carrier}\u0000${row.terminalCode}`;
-    if (codes.has(key)) problems.push(`${file}:${line}: duplicate terminalCode "${row.terminalCode}" for ${row.carrier}`);
+    if (codes.has(key)) error(file, line, `duplicate terminalCode "${row.terminalCode}" for ${row.carrier}`);
     codes.add(key);
   }
   const servedKeys = new Set<string>();
   for (const { row, line, file } of servicePoints) {
-    if (!carrierIds.has(row.carrier)) problems.push(`${file}:${line}: unknown carrier "${row.carrier}"`);
+    if (!carrierIds.has(row.carrier)) error(file, line, `unknown carrier "${row.carrier}"`);
     else if (!codes.has(`${row.carrier}\u0000${row.terminalCode}`)) {
-      problems.push(`${file}:${line}: terminalCode "${row.terminalCode}" is not a terminal of ${row.carrier}`);
+      error(file, line, `terminalCode "${row.terminalCode}" is not a terminal of ${row.carrier}`);
     }
     const key = `${row.carrier}\u0000${row.zip}\u0000${row.city.toLowerCase()}`;
-    if (servedKeys.has(key)) problems.push(`${file}:${line}: duplicate row for ${row.carrier} ${row.zip} ${row.city}`);
+    if (servedKeys.has(key)) error(file, line, `duplicate row for ${row.carrier} ${row.zip} ${row.city}`);
     servedKeys.add(key);
   }
-  if (carriers.length > 250) problems.push('carriers.json: at most 250 carriers are supported');
-  if (problems.length > 0) throw new DatasetError(problems);
-  return { carriers, terminals: terminals.map((t) => t.row), servicePoints: servicePoints.map((s) => s.row) };
+  if (carriers.length > 250) error('carriers.json', 0, 'at most 250 carriers are supported');
+  findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const failed = findings.some((f) => f.level === 'error');
+  return {
+    findings,
+    dataset: failed ? null : { carriers, terminals: terminals.map((t) => t.row), servicePoints: servicePoints.map((s) => s.row) },
+  };
 }
 
-function readCarriers(file: string, problems: string[]): CarrierInfo[] {
+function readCarriers(file: string, error: Report): CarrierInfo[] {
   if (!existsSync(file)) {
-    problems.push(`${file}: missing`);
+    error(file, 0, 'missing');
     return [];
   }
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    problems.push(`${file}: not valid JSON (${(error as Error).message})`);
+  } catch (err) {
+    error(file, 0, `not valid JSON (${(err as Error).message})`);
     return [];
   }
   if (!Array.isArray(json)) {
-    problems.push(`${file}: must be an array of carriers`);
+    error(file, 0, 'must be an array of carriers');
     return [];
   }
   const carriers: CarrierInfo[] = [];
@@ -111,10 +149,10 @@ function readCarriers(file: string, problems: string[]): CarrierInfo[] {
   json.forEach((entry, i) => {
     const parsed = carrierSchema.safeParse(entry);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(`${file}: [${i}].${issue.path.join('.')}: ${issue.message}`);
+      for (const issue of parsed.error.issues) error(file, 0, `[${i}].${issue.path.join('.')}: ${issue.message}`);
       return;
     }
-    if (seen.has(parsed.data.id)) problems.push(`${file}: [${i}]: duplicate id "${parsed.data.id}"`);
+    if (seen.has(parsed.data.id)) error(file, 0, `[${i}]: duplicate id "${parsed.data.id}"`);
     seen.add(parsed.data.id);
     carriers.push(parsed.data);
   });
@@ -125,11 +163,11 @@ function readCsv<S extends z.ZodType>(
   file: string,
   columns: readonly string[],
   schema: S,
-  problems: string[],
+  error: Report,
   required: boolean,
 ): { row: z.output<S>; line: number; file: string }[] {
   if (!existsSync(file)) {
-    if (required) problems.push(`${file}: missing`);
+    if (required) error(file, 0, 'missing');
     return [];
   }
   // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
@@ -137,19 +175,19 @@ function readCsv<S extends z.ZodType>(
   let records: { record: string[]; info: { lines: number; raw: string } }[];
   try {
     records = parse(text, { bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as unknown as typeof records;
-  } catch (error) {
-    const e = error as Error & { lines?: number };
-    problems.push(`${file}:${e.lines ?? 1}: ${e.message}`);
+  } catch (err) {
+    const e = err as Error & { lines?: number };
+    error(file, e.lines ?? 1, e.message);
     return [];
   }
   if (records.length === 0) {
-    problems.push(`${file}:1: missing header`);
+    error(file, 1, 'missing header');
     return [];
   }
   const header = records[0].record;
   const missing = columns.filter((c) => !header.includes(c));
   if (missing.length > 0) {
-    problems.push(`${file}:1: missing column(s) ${missing.join(', ')}`);
+    error(file, 1, `missing column(s) ${missing.join(', ')}`);
     return [];
   }
   const rows: { row: z.output<S>; line: number; file: string }[] = [];
@@ -158,14 +196,14 @@ function readCsv<S extends z.ZodType>(
     // (a record's raw text can carry the blank lines skipped before it)
     const line = info.lines - (info.raw.replace(/^\n+/, '').replace(/\n$/, '').split('\n').length - 1);
     if (record.length !== header.length) {
-      problems.push(`${file}:${line}: expected ${header.length} fields, got ${record.length}`);
+      error(file, line, `expected ${header.length} fields, got ${record.length}`);
       continue;
     }
     const parsed = schema.safeParse(Object.fromEntries(header.map((name, i) => [name, record[i]])));
     if (parsed.success) rows.push({ row: parsed.data, line, file });
     else {
       const reasons = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-      problems.push(`${file}:${line}: ${reasons.join('; ')}`);
+      error(file, line, reasons.join('; '));
     }
   }
   return rows;

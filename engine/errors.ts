@@ -16,9 +16,15 @@ export class NotFoundError extends Error {
   }
 }
 
-/** Raised when a dataset or snapshot cannot be loaded; lists every problem found, one per line. */
+/**
+ * Raised when a dataset or snapshot cannot be loaded; lists every problem found, one per line.
+ * A dataset check also carries its findings (see dataset.ts), warnings included.
+ */
 export class DatasetError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    readonly findings: readonly { file: string; line: number; level: 'error' | 'warning'; message: string }[] = [],
+  ) {
     super(`dataset is invalid:\n${problems.join('\n')}`);
     this.name = 'DatasetError';
   }

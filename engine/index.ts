@@ -13,6 +13,7 @@ import { readSnapshot, writeSnapshot } from './snapshot.js';
 export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine, type SnapshotContent } from './engine.js';
 export type { CarrierExamples } from './carrier-lookups.js';
 export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.js';
+export { checkDataset, formatFinding, type DatasetCheck, type Finding } from './dataset.js';
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
