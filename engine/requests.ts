@@ -32,10 +32,14 @@ const requiredText = (name: string) =>
     .min(1, { error: `${name} is required` })
     .max(200, { error: `${name} must be at most 200 characters` });
 
-/** Numbers arrive as strings from a query string and as numbers from library callers. */
-const numberLike = (name: string, message: string) =>
+/**
+ * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
+ * plain decimal (`25`, `12.5`): `Number()` would also take `0x10`, `1e1` and ` 25`, which no client
+ * means to send and which would make two spellings of one query.
+ */
+const numberLike = (name: string, message: string, decimal: RegExp) =>
   z.union([z.number(), z.string()], { error: `${name} must be a number` }).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
     if (!Number.isFinite(n)) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
@@ -43,12 +47,12 @@ const numberLike = (name: string, message: string) =>
     return n;
   });
 
-export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100')
+export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d{1,6}(\.\d{1,12})?$/)
   .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
   .optional()
   .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
 
-export const pageSchema = numberLike('page', 'page must be an integer >= 1')
+export const pageSchema = numberLike('page', 'page must be an integer >= 1', /^\d{1,7}$/)
   .refine((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000, { error: 'page must be an integer >= 1' })
   .optional()
   .meta({ description: 'Page number from 1; 25 locations a page' });

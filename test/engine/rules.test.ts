@@ -210,7 +210,8 @@ describe('geocode', () => {
 });
 
 describe('radius', () => {
-  const bad: unknown[] = [0, 101, -5, 0.5, 100.01, 'abc', '', '  ', NaN, Infinity, '1e3', null, true];
+  // Text must be a plain decimal: hex, exponents, signs and spaces are refused, not read by Number().
+  const bad: unknown[] = [0, 101, -5, 0.5, 100.01, 'abc', '', '  ', NaN, Infinity, '1e3', null, true, '0x10', '1e1', ' 25', '25 ', '+25', '25.', '.5'];
   it.each(bad.map((r) => [String(r), r]))('radius %s is a 400 naming radius', (_label, radius) => {
     const r = radius as number;
     expect(invalid(() => engine.search({ zip: '10001', radius: r })).message).toMatch(/radius/);
@@ -225,6 +226,7 @@ describe('radius', () => {
     expect(engine.search({ zip: '10001', radius: 1 }).query.radiusMiles).toBe(1);
     expect(engine.whichCarriers({ zip: '10001', radius: '100' as unknown as number }).query.radiusMiles).toBe(100);
     expect(engine.canReach({ carrier: 'carrier-e', zip: '10001', radius: 37.5 }).query.radius).toBe(37.5);
+    expect(engine.search({ zip: '10001', radius: '12.5' }).query.radiusMiles).toBe(12.5);
   });
 });
 
@@ -299,7 +301,7 @@ describe('paging', () => {
   });
 
   it('a bad page is a 400 naming page', () => {
-    for (const page of [0, -1, 1.5, 'abc', '', 'NaN', Infinity]) {
+    for (const page of [0, -1, 1.5, 'abc', '', 'NaN', Infinity, '2.0', '1e0', '0x1', ' 1', '+1']) {
       expect(invalid(() => engine.carrierSearch('carrier-a', { q: 'terminal', page: page as number })).message).toMatch(/page/);
       expect(invalid(() => engine.carrierLocations('carrier-e', { state: 'PA', page: page as number })).message).toMatch(/page/);
       expect(invalid(() => engine.terminalPoints('carrier-a', '100', { page: page as number })).message).toMatch(/page/);
