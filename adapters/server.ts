@@ -48,10 +48,14 @@ export async function startServer(
   };
 }
 
-async function main(): Promise<void> {
+/**
+ * Runs the server as a process: prints its URL (and a development key), stops gracefully on
+ * SIGTERM / SIGINT and exits. `npm start` and `carrier-locations serve` run this.
+ */
+export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
   let running: RunningServer;
   try {
-    running = await startServer();
+    running = await startServer(env);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`configuration error: ${err.message}`);
@@ -76,5 +80,5 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+  await runServer();
 }
