@@ -71,6 +71,15 @@ export class Gazetteer {
     return this.stateIds.has(code);
   }
 
+  /** The state id of a code, or -1. */
+  stateId(code: string): number {
+    return this.stateIds.get(code) ?? -1;
+  }
+
+  placeStateCode(p: number): string {
+    return this.table.stateCodes[this.table.placeState[p]];
+  }
+
   /** Place id for a city within a state, or -1. */
   findPlace(city: string, state: string): number {
     const candidates = this.placesByKey.get(placeKey(city));
@@ -95,21 +104,5 @@ export class Gazetteer {
       }
     }
     return best;
-  }
-
-  place(p: number): ResolvedPlace {
-    const t = this.table;
-    return { city: t.placeNames[p], state: t.stateCodes[t.placeState[p]], lat: t.placeLat[p], lng: t.placeLng[p] };
-  }
-
-  placeZips(p: number): Uint32Array {
-    const t = this.table;
-    return t.placeZips.subarray(t.placeZipStart[p], t.placeZipStart[p + 1]);
-  }
-
-  state(code: string): ResolvedPlace | null {
-    const s = this.stateIds.get(code);
-    if (s === undefined) return null;
-    return { city: '', state: code, lat: this.table.stateLat[s], lng: this.table.stateLng[s] };
   }
 }

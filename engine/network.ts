@@ -55,12 +55,24 @@ export class Network {
 
   /** Rows of the points-served table for a ZIP: [from, to). */
   servicePointRange(zipCode: number): [number, number] {
-    return equalRange(this.t.spZip, zipCode);
+    const from = this.firstServicePoint(zipCode);
+    return [from, runEnd(this.t.spZip, from, zipCode)];
   }
 
   /** Locations in a ZIP: locByZipId[from .. to). */
   zipLocationRange(zipCode: number): [number, number] {
-    return equalRange(this.t.locByZipKey, zipCode);
+    const from = this.firstZipLocation(zipCode);
+    return [from, runEnd(this.t.locByZipKey, from, zipCode)];
+  }
+
+  /** The first row of the points-served table for a ZIP: rows follow while spZip[p] === zipCode. */
+  firstServicePoint(zipCode: number): number {
+    return lowerBound(this.t.spZip, zipCode);
+  }
+
+  /** The first of the locations in a ZIP (locByZipId[k]): they follow while locByZipKey[k] === zipCode. */
+  firstZipLocation(zipCode: number): number {
+    return lowerBound(this.t.locByZipKey, zipCode);
   }
 
   /** Locations whose city (by place key) and state match; built on first use. */
@@ -98,17 +110,17 @@ export class Network {
     return distanceMiles(lat, lng, this.t.locLat[l], this.t.locLng[l]);
   }
 
-  /** The nearest location of carrier c at any distance, or null when it has none. */
-  nearestOf(c: number, lat: number, lng: number): { loc: number; miles: number } | null {
+  /** The nearest location of carrier c at any distance, or -1 when it has none. */
+  nearestLocation(c: number, lat: number, lng: number): number {
     const hits = this.nearestHits;
     hits.clear();
     this.carrierIndex[c].nearest(lat, lng, 1, hits);
-    return hits.count > 0 ? { loc: hits.loc[0], miles: hits.miles[0] } : null;
+    return hits.count > 0 ? hits.loc[0] : -1;
   }
 }
 
-/** [first, last + 1) of `key` in an ascending array. */
-function equalRange(sorted: Int32Array, key: number): [number, number] {
+/** The first index of an ascending array whose value is not below `key`. */
+function lowerBound(sorted: Int32Array, key: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -116,7 +128,12 @@ function equalRange(sorted: Int32Array, key: number): [number, number] {
     if (sorted[mid] < key) lo = mid + 1;
     else hi = mid;
   }
-  let end = lo;
+  return lo;
+}
+
+/** The end of the run of `key` that starts at `from`. */
+function runEnd(sorted: Int32Array, from: number, key: number): number {
+  let end = from;
   while (end < sorted.length && sorted[end] === key) end++;
-  return [lo, end];
+  return end;
 }
