@@ -30,6 +30,14 @@ export function milesToTerm(miles: number): number {
   return miles >= Math.PI * EARTH_RADIUS_MILES ? 1 : hav(miles / EARTH_RADIUS_MILES);
 }
 
+/**
+ * The largest latitude difference, in degrees, of two points whose haversine term is at most h
+ * (hav(Δlat) <= h), rounded up: a point farther in latitude alone is farther than h.
+ */
+export function latitudeReach(h: number): number {
+  return h >= 1 ? 180 : ((2 * Math.asin(Math.sqrt(h))) / RAD) * (1 + 1e-9) + 1e-9;
+}
+
 /** Great-circle miles between two points given in degrees. */
 export function distanceMiles(lat1: number, lng1: number, lat2: number, lng2: number): number {
   return termToMiles(haversineTerm(lat1, lng1, Math.cos(lat1 * RAD), lat2, lng2, Math.cos(lat2 * RAD)));

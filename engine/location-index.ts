@@ -4,7 +4,7 @@
 // allocates nothing.
 
 import KDBush from 'kdbush';
-import { boundingBoxes, hav, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
+import { boundingBoxes, hav, haversineTerm, latitudeReach, milesToTerm, RAD, termToMiles } from './geo.js';
 import type { Hits } from './hits.js';
 import { compareNearest } from './ranking.js';
 
@@ -136,14 +136,21 @@ export class LocationIndex {
     best.reset(Math.min(k, n));
     heap.pushNode(0, 0, n - 1, 0, -180, -90, 180, 90);
     let bound = maxH;
+    // Points farther in latitude alone than the bound allows are skipped without trigonometry.
+    let reach = latitudeReach(bound);
     while (heap.size > 0 && heap.topKey() <= bound) {
       const node = heap.pop();
       const left = heap.left[node];
       const right = heap.right[node];
       if (right - left <= nodeSize) {
         for (let i = left; i <= right; i++) {
-          const h = haversineTerm(lat, lng, cosLat, coords[2 * i + 1], coords[2 * i], slotCosLat[i]);
-          if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[i]));
+          const y = coords[2 * i + 1];
+          if (y - lat > reach || lat - y > reach) continue;
+          const h = haversineTerm(lat, lng, cosLat, y, coords[2 * i], slotCosLat[i]);
+          if (h <= bound) {
+            bound = Math.min(maxH, best.insert(h, slotLoc[i]));
+            reach = latitudeReach(bound);
+          }
         }
         continue;
       }
@@ -151,7 +158,10 @@ export class LocationIndex {
       const mx = coords[2 * m];
       const my = coords[2 * m + 1];
       const h = haversineTerm(lat, lng, cosLat, my, mx, slotCosLat[m]);
-      if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[m]));
+      if (h <= bound) {
+        bound = Math.min(maxH, best.insert(h, slotLoc[m]));
+        reach = latitudeReach(bound);
+      }
       const axis = heap.axis[node];
       const minLng = heap.minLng[node];
       const minLat = heap.minLat[node];

@@ -79,6 +79,7 @@ export class Matcher {
   /** Per location: the query generation that last added it, so no location is added twice. */
   private readonly stamp: Uint32Array;
   private generation = 0;
+  /** Per carrier number, 1 while a query runs for it (and, in addNearby, lacks an exact match); all 0 between queries. */
   private readonly inScope: Uint8Array;
   private readonly pending: Uint8Array;
 
@@ -102,7 +103,6 @@ export class Matcher {
   match(place: Place, scope: readonly number[], radiusMiles: number | null): MatchSet {
     const set = this.set;
     set.hits.clear();
-    this.inScope.fill(0);
     for (const c of scope) {
       this.inScope[c] = 1;
       set.kindOf[c] = NONE;
@@ -113,6 +113,7 @@ export class Matcher {
     sortNearestFirst(set.hits.loc, set.hits.miles, 0, set.exactCount - 1);
     sortNearestFirst(set.hits.loc, set.hits.miles, set.exactCount, set.hits.count - 1);
     this.groupByCarrier(scope);
+    for (const c of scope) this.inScope[c] = 0;
     return set;
   }
 
@@ -138,11 +139,11 @@ export class Matcher {
 
   /** The terminals serving a ZIP (points-served) and the locations in it. */
   private addExactZip(zipCode: number, generation: number, place: Place): void {
-    const t = this.net.t;
-    for (let p = this.net.firstServicePoint(zipCode); p < t.spZip.length && t.spZip[p] === zipCode; p++) {
+    const { t, servicePointsOfZip, locationsOfZip } = this.net;
+    for (let p = servicePointsOfZip[zipCode], end = servicePointsOfZip[zipCode + 1]; p < end; p++) {
       this.addExactLocation(t.spTerminal[p], generation, place);
     }
-    for (let k = this.net.firstZipLocation(zipCode); k < t.locByZipKey.length && t.locByZipKey[k] === zipCode; k++) {
+    for (let k = locationsOfZip[zipCode], end = locationsOfZip[zipCode + 1]; k < end; k++) {
       this.addExactLocation(t.locByZipId[k], generation, place);
     }
   }
@@ -159,7 +160,6 @@ export class Matcher {
     const net = this.net;
     const set = this.set;
     const pending = this.pending;
-    pending.fill(0);
     let unifiedPending = 0;
     const { lat, lng } = place;
     const from = set.hits.count;
@@ -174,6 +174,7 @@ export class Matcher {
     }
     // One walk of the shared index answers every unified carrier at once.
     if (unifiedPending > 0) net.unifiedIndex.within(lat, lng, radiusMiles, set.hits, pending, net.t.locCarrier);
+    for (const c of scope) pending[c] = 0;
     for (let i = from; i < set.hits.count; i++) set.kindOf[net.t.locCarrier[set.hits.loc[i]]] = NEARBY;
   }
 

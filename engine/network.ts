@@ -17,6 +17,12 @@ export class Network {
   private readonly carrierIds = new Map<string, number>();
   private readonly lazy = new Map<string, Map<string, number[]>>();
   private readonly nearestHits = new Hits(4);
+  /**
+   * Per ZIP code 0-99999: the first row of the points-served table, and the first entry of
+   * locByZipId, with that ZIP; the next code's entry ends them. One read instead of a search.
+   */
+  readonly servicePointsOfZip: Uint32Array;
+  readonly locationsOfZip: Uint32Array;
 
   constructor(readonly t: NetworkTable) {
     const pointCount = new Uint32Array(t.carriers.length);
@@ -25,6 +31,8 @@ export class Network {
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
+    this.servicePointsOfZip = zipOffsets(t.spZip);
+    this.locationsOfZip = zipOffsets(t.locByZipKey);
   }
 
   get locationCount(): number {
@@ -55,24 +63,12 @@ export class Network {
 
   /** Rows of the points-served table for a ZIP: [from, to). */
   servicePointRange(zipCode: number): [number, number] {
-    const from = this.firstServicePoint(zipCode);
-    return [from, runEnd(this.t.spZip, from, zipCode)];
+    return zipRange(this.servicePointsOfZip, zipCode);
   }
 
   /** Locations in a ZIP: locByZipId[from .. to). */
   zipLocationRange(zipCode: number): [number, number] {
-    const from = this.firstZipLocation(zipCode);
-    return [from, runEnd(this.t.locByZipKey, from, zipCode)];
-  }
-
-  /** The first row of the points-served table for a ZIP: rows follow while spZip[p] === zipCode. */
-  firstServicePoint(zipCode: number): number {
-    return lowerBound(this.t.spZip, zipCode);
-  }
-
-  /** The first of the locations in a ZIP (locByZipId[k]): they follow while locByZipKey[k] === zipCode. */
-  firstZipLocation(zipCode: number): number {
-    return lowerBound(this.t.locByZipKey, zipCode);
+    return zipRange(this.locationsOfZip, zipCode);
   }
 
   /** Locations whose city (by place key) and state match; built on first use. */
@@ -119,21 +115,21 @@ export class Network {
   }
 }
 
-/** The first index of an ascending array whose value is not below `key`. */
-function lowerBound(sorted: Int32Array, key: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
+/** ZIP codes are five digits: 00000-99999. */
+const ZIP_CODES = 100_000;
+
+/** Where each ZIP code's run starts in an ascending column of ZIP codes, and where the last ends. */
+function zipOffsets(sortedZips: Int32Array): Uint32Array {
+  const start = new Uint32Array(ZIP_CODES + 1);
+  let row = 0;
+  for (let code = 0; code <= ZIP_CODES; code++) {
+    while (row < sortedZips.length && sortedZips[row] < code) row++;
+    start[code] = row;
   }
-  return lo;
+  return start;
 }
 
-/** The end of the run of `key` that starts at `from`. */
-function runEnd(sorted: Int32Array, from: number, key: number): number {
-  let end = from;
-  while (end < sorted.length && sorted[end] === key) end++;
-  return end;
+function zipRange(offsets: Uint32Array, zipCode: number): [number, number] {
+  if (!Number.isInteger(zipCode) || zipCode < 0 || zipCode >= ZIP_CODES) return [0, 0];
+  return [offsets[zipCode], offsets[zipCode + 1]];
 }
