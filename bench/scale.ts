@@ -4,15 +4,13 @@
 //
 //   tsx bench/scale.ts <points> <uniform|clustered> [seed]
 
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { readSnapshot } from '../engine/snapshot.js';
-import { compare, sinkValue, type Timing } from './measure.js';
+import { collectGarbage, compare, sinkValue, type Timing } from './measure.js';
 import { clusteredPoints, hToMiles, randomZipPoints, rangeHaversine, SEED, uniformPoints } from './workload.js';
 
 export interface ScaleResult {
@@ -38,14 +36,9 @@ export interface ScaleResult {
   timings: Record<string, Timing[]>;
 }
 
-const gc: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
-
 function rss(): number {
-  gc();
-  gc();
+  collectGarbage();
+  collectGarbage();
   return process.memoryUsage().rss;
 }
 
