@@ -141,7 +141,8 @@ export class Matcher {
   private addExactZip(zipCode: number, generation: number, place: Place): void {
     const { t, servicePointsOfZip, locationsOfZip } = this.net;
     for (let p = servicePointsOfZip[zipCode], end = servicePointsOfZip[zipCode + 1]; p < end; p++) {
-      this.addExactLocation(t.spTerminal[p], generation, place);
+      // The row's own carrier column first: rows out of scope never touch the location columns.
+      if (this.inScope[t.spCarrier[p]] === 1) this.addExactLocation(t.spTerminal[p], generation, place);
     }
     for (let k = locationsOfZip[zipCode], end = locationsOfZip[zipCode + 1]; k < end; k++) {
       this.addExactLocation(t.locByZipId[k], generation, place);
