@@ -512,7 +512,7 @@ if (wanted(5)) {
       `${Object.values(r.mismatches).reduce((a, b) => a + b, 0)} of ${r.checked * 3}`,
     ]),
   ));
-  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat) + the lazy item->slot map nearest() builds;');
+  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat);');
   console.log('   RSS delta = RSS with only the LocationIndex alive (input points subtracted) - RSS before generating the points)');
   const rows: string[][] = [];
   for (const r of results) {

@@ -66,6 +66,7 @@ export function runScale(points: number, distribution: 'uniform' | 'clustered', 
 
   t0 = performance.now();
   const index = new LocationIndex(kd, 0);
+  void index.kd; // made on first use
   const indexCtorMs = performance.now() - t0;
   const rssPeak = process.memoryUsage().rss;
 
@@ -137,9 +138,8 @@ export function runScale(points: number, distribution: 'uniform' | 'clustered', 
     { budgetMs },
   );
 
-  const idx = index as unknown as { slotLoc: Uint32Array; slotCosLat: Float64Array; itemSlots: Uint32Array | null };
-  const locationIndexBytes =
-    index.kd.data.byteLength + idx.slotLoc.byteLength + idx.slotCosLat.byteLength + (idx.itemSlots?.byteLength ?? 0);
+  const { slots } = index as unknown as { slots: { slotLoc: Uint32Array; slotCosLat: Float64Array } };
+  const locationIndexBytes = index.kd.data.byteLength + slots.slotLoc.byteLength + slots.slotCosLat.byteLength;
 
   // The whole unified search over the same points and queries, next to the floor.
   const unified = unifiedSearch(content.gazetteer, itemLat, itemLng, floorKd, queries, budgetMs);

@@ -11,26 +11,43 @@ import { compareNearest } from './ranking.js';
 const boxes = new Float64Array(8);
 const stack = new Uint32Array(128);
 
+/** What a query walks: the kd-tree, and per kd-sorted slot its location id and latitude's cosine. */
+interface Slots {
+  kd: KDBush;
+  slotLoc: Uint32Array;
+  slotCosLat: Float64Array;
+}
+
 export class LocationIndex {
-  readonly kd: KDBush;
-  /** Location id of each kd-sorted slot, and the cosine of its latitude. */
-  private readonly slotLoc: Uint32Array;
-  private readonly slotCosLat: Float64Array;
+  private slots: Slots | null = null;
 
   /**
    * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
    * @param itemLocation location id of each indexed item, or a number: item i is location offset + i
    */
-  constructor(index: KDBush | Uint8Array, itemLocation: Uint32Array | number) {
-    this.kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
-    const { ids, coords } = this.kd;
+  constructor(
+    private readonly index: KDBush | Uint8Array,
+    private readonly itemLocation: Uint32Array | number,
+  ) {}
+
+  get kd(): KDBush {
+    return this.prepared().kd;
+  }
+
+  /** Made on first use: a cold start pays only for the indexes its first queries walk. */
+  private prepared(): Slots {
+    if (this.slots !== null) return this.slots;
+    const { index, itemLocation } = this;
+    const kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
+    const { ids, coords } = kd;
     const n = ids.length;
-    this.slotLoc = new Uint32Array(n);
-    this.slotCosLat = new Float64Array(n);
+    const slotLoc = new Uint32Array(n);
+    const slotCosLat = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      this.slotLoc[i] = typeof itemLocation === 'number' ? itemLocation + ids[i] : itemLocation[ids[i]];
-      this.slotCosLat[i] = Math.cos(coords[2 * i + 1] * RAD);
+      slotLoc[i] = typeof itemLocation === 'number' ? itemLocation + ids[i] : itemLocation[ids[i]];
+      slotCosLat[i] = Math.cos(coords[2 * i + 1] * RAD);
     }
+    return (this.slots = { kd, slotLoc, slotCosLat });
   }
 
   /**
@@ -45,14 +62,13 @@ export class LocationIndex {
     accept: Uint8Array | null = null,
     locCarrier: Uint8Array | null = null,
   ): void {
-    const n = this.slotLoc.length;
+    const { kd, slotLoc, slotCosLat } = this.prepared();
+    const n = slotLoc.length;
     if (n === 0) return;
     const threshold = milesToTerm(radiusMiles);
     const cosLat = Math.cos(lat * RAD);
     const boxCount = boundingBoxes(lat, lng, radiusMiles, boxes);
-    const { coords } = this.kd;
-    const nodeSize = this.kd.nodeSize;
-    const { slotLoc, slotCosLat } = this;
+    const { coords, nodeSize } = kd;
 
     for (let b = 0; b < boxCount; b++) {
       const minX = boxes[4 * b];
@@ -124,12 +140,12 @@ export class LocationIndex {
    * every node that cannot beat it.
    */
   nearest(lat: number, lng: number, k: number, hits: Hits, maxMiles = Infinity): void {
-    const n = this.slotLoc.length;
+    const { kd, slotLoc, slotCosLat } = this.prepared();
+    const n = slotLoc.length;
     if (n === 0 || k <= 0) return;
     const maxH = milesToTerm(maxMiles);
     const cosLat = Math.cos(lat * RAD);
-    const { coords, nodeSize } = this.kd;
-    const { slotLoc, slotCosLat } = this;
+    const { coords, nodeSize } = kd;
     const heap = searchHeap;
     const best = bestPoints;
     heap.reset();
