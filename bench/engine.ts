@@ -28,7 +28,7 @@ import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
 import { bytesPerCall, compare, latencies, median, quantile, sinkValue, type Contender, type Timing } from './measure.js';
 import type { ScaleResult } from './scale.js';
-import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED } from './workload.js';
+import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED, type PointIndex } from './workload.js';
 
 const quick = process.argv.includes('--quick');
 /** `--only 1,4`: run those sections only. */
@@ -82,7 +82,7 @@ const TIMING_HEADER = ['contender', 'median us', 'p99 us', 'calls/s', 'vs ours',
 // 1. The query path
 
 /** One kdbush over the unified carriers' locations, for the floor: item i is location t.unifiedLoc[i]. */
-function unifiedFloorIndex(): { kd: KDBush; itemLat: Float64Array; itemLng: Float64Array } {
+function unifiedFloorIndex(): PointIndex {
   const kd = new KDBush(t.unifiedLoc.length);
   const itemLat = Float64Array.from(t.unifiedLoc, (l) => t.locLat[l]);
   const itemLng = Float64Array.from(t.unifiedLoc, (l) => t.locLng[l]);
@@ -96,8 +96,7 @@ if (wanted(1)) {
   const floorIndex = unifiedFloorIndex();
   const floorOut = new Uint32Array(t.unifiedLoc.length);
   const floorTerms = new Float64Array(t.unifiedLoc.length);
-  const floor = (q: number) =>
-    floorSearch(floorIndex.kd, floorIndex.itemLat, floorIndex.itemLng, queries.lat[q], queries.lng[q], RADIUS, floorOut, floorTerms);
+  const floor = (q: number) => floorSearch(floorIndex, queries.lat[q], queries.lng[q], RADIUS, floorOut, floorTerms);
   const reachable = net.carriers.filter((c) => c.canReach).map((c) => c.id);
   const searchQueries = queries.zip.map((zip) => ({ zip, radius: RADIUS }));
   const reachQueries = queries.zip.map((zip, q) => ({ carrier: reachable[q % reachable.length], zip, radius: RADIUS }));

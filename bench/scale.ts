@@ -214,7 +214,8 @@ function unifiedSearch(
   const engine = engineFrom({ gazetteer, network });
   const out = new Uint32Array(n);
   const terms = new Float64Array(n);
-  const floor = (q: number) => floorSearch(floorKd, itemLat, itemLng, queries.lat[q], queries.lng[q], 25, out, terms);
+  const points = { kd: floorKd, itemLat, itemLng };
+  const floor = (q: number) => floorSearch(points, queries.lat[q], queries.lng[q], 25, out, terms);
   const search = queries.zip.map((zip) => ({ zip, radius: 25 }));
   let mismatches = 0;
   let results = 0;

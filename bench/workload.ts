@@ -136,22 +136,20 @@ export function rangeHaversine(
   return count;
 }
 
+/** A kdbush of items and the items' own coordinates (kdbush keeps its coords in tree order). */
+export interface PointIndex {
+  kd: KDBush;
+  itemLat: Float64Array;
+  itemLng: Float64Array;
+}
+
 /**
  * The floor of a unified search (issue 9's definition): the radius step done the plain way
  * (rangeHaversine), then its hits sorted nearest first. `terms` has one slot per item. Writes the
  * items, nearest first, to `out`; returns how many.
  */
-export function floorSearch(
-  kd: KDBush,
-  itemLat: Float64Array,
-  itemLng: Float64Array,
-  lat: number,
-  lng: number,
-  radiusMiles: number,
-  out: Uint32Array,
-  terms: Float64Array,
-): number {
-  const n = rangeHaversine(kd, itemLat, itemLng, lat, lng, radiusMiles, out, terms);
+export function floorSearch(points: PointIndex, lat: number, lng: number, radiusMiles: number, out: Uint32Array, terms: Float64Array): number {
+  const n = rangeHaversine(points.kd, points.itemLat, points.itemLng, lat, lng, radiusMiles, out, terms);
   out.subarray(0, n).sort((a, b) => terms[a] - terms[b] || a - b);
   return n;
 }
