@@ -25,9 +25,10 @@ interface Scope {
   ids: readonly string[];
   /** `byCarrier` with every key in order, to copy: one object shape for every answer of the scope. */
   byCarrier: Readonly<Record<string, never[]>>;
-  /** JSON text of `carriers`, and of each `"id":[` that opens a byCarrier list. */
+  /** JSON text of `carriers`, of each `"id":[` that opens a byCarrier list, and of each empty list. */
   idsJson: string;
   listJson: readonly string[];
+  emptyListJson: readonly string[];
 }
 
 /** A unified search parsed, resolved and matched: what search and searchJson shape. */
@@ -113,12 +114,13 @@ export class UnifiedQueries {
       `"matchType":"${matchType(m)}","total":${count},"carriers":${scope.idsJson},"byCarrier":{`;
     for (let s = 0; s < scope.carriers.length; s++) {
       const c = scope.carriers[s];
-      text += scope.listJson[s];
-      if (m !== null) {
-        for (let k = 0, start = m.runStart[c], length = m.runLength[c]; k < length; k++) {
-          text += k === 0 ? hitJson[m.byCarrier[start]] : ',' + hitJson[m.byCarrier[start + k]];
-        }
+      const length = m === null ? 0 : m.runLength[c];
+      if (length === 0) {
+        text += scope.emptyListJson[s];
+        continue;
       }
+      text += scope.listJson[s];
+      for (let k = 0, start = m!.runStart[c]; k < length; k++) text += k === 0 ? hitJson[m!.byCarrier[start]] : ',' + hitJson[m!.byCarrier[start + k]];
       text += ']';
     }
     text += '},"results":[';
@@ -255,6 +257,7 @@ export class UnifiedQueries {
       byCarrier: Object.fromEntries(ids.map((id) => [id, []])),
       idsJson: ids.length > 0 ? `["${ids.join('","')}"]` : '[]',
       listJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[`),
+      emptyListJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[]`),
     };
   }
 }
