@@ -116,12 +116,12 @@ export function compare(contenders: Contender[], queryCount: number, options: Co
 
 /**
  * Latency of single calls, each timed on its own, over the same queries: contenders take turns in
- * runs of 16 calls (caches as warm as in a batch, neighbours' noise shared), and the clock's own
+ * runs of 64 calls (caches as warm as in a batch, neighbours' noise shared), and the clock's own
  * cost, timed between two reads in the same run, is subtracted. Returns sorted nanoseconds per
  * contender, and that clock cost.
  */
 export function latencies(contenders: Contender[], queryCount: number, calls: number): { perCall: Float64Array[]; clockNs: number } {
-  const RUN = 16;
+  const RUN = 64;
   const rounds = Math.ceil(calls / RUN);
   const clock = new Float64Array(rounds * RUN);
   const perCall = contenders.map(() => new Float64Array(rounds * RUN));
