@@ -546,6 +546,6 @@ if (wanted(5)) {
 // ---------------------------------------------------------------------------------------------
 
 heading('Summary (paste into README "Performance")');
-console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs are per-call medians.\n`);
+console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs: the query path's and the scale runs' means, elsewhere per-call medians.\n`);
 console.log(markdownTable(['Measure', 'Engine', 'Baseline', 'Ratio', 'Target'], summary, ['l', 'l', 'l', 'l', 'l']));
 console.log(`\nbench runtime ${((performance.now() - started) / 1e3).toFixed(1)} s; load average at the end ${loadAvg()}${sinkValue() === 0.5 ? ' ' : ''}`);

@@ -23,8 +23,11 @@ interface Scope {
   /** Carrier numbers, in id order. */
   carriers: readonly number[];
   ids: readonly string[];
-  /** `byCarrier` with every key in order, to copy: one object shape for every answer of the scope. */
-  byCarrier: Readonly<Record<string, never[]>>;
+  /**
+   * `byCarrier` from its lists, in scope order: an object literal compiled once per scope, so every
+   * answer of the scope has one shape and is built without a lookup per key.
+   */
+  byCarrierOf: (lists: readonly unknown[][]) => Record<string, unknown[]>;
   /** JSON text of `carriers`, of each `"id":[` that opens a byCarrier list, and of each empty list. */
   idsJson: string;
   listJson: readonly string[];
@@ -49,6 +52,8 @@ export class UnifiedQueries {
   private readonly zipResolvedJson: (string | null)[];
   /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
   private readonly hitJson: string[] = [];
+  /** Each carrier's list of the current search, in scope order, for Scope.byCarrierOf. */
+  private readonly lists: NormalizedLocation[][] = [];
 
   constructor(
     private readonly gazetteer: Gazetteer,
@@ -72,18 +77,19 @@ export class UnifiedQueries {
     const { query: echo, scope, place, m } = this.runSearch(query);
     const count = m === null ? 0 : m.hits.count;
     const results = new Array<NormalizedLocation>(count);
-    const byCarrier: Record<string, NormalizedLocation[]> = { ...scope.byCarrier };
     if (m !== null) {
       const { loc, miles } = m.hits;
       for (let i = 0; i < count; i++) results[i] = this.records.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
+    const lists = this.lists;
     for (let s = 0; s < scope.carriers.length; s++) {
       const c = scope.carriers[s];
       const length = m === null ? 0 : m.runLength[c];
       const list = new Array<NormalizedLocation>(length);
       for (let k = 0; k < length; k++) list[k] = results[m!.byCarrier[m!.runStart[c] + k]];
-      byCarrier[scope.ids[s]] = list;
+      lists[s] = list;
     }
+    const byCarrier = scope.byCarrierOf(lists) as Record<string, NormalizedLocation[]>;
     return {
       success: true,
       query: echo,
@@ -141,8 +147,7 @@ export class UnifiedQueries {
     const zips = validateBatchList(body, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
       const place = resolvePlace(this.gazetteer, { zip });
-      const byCarrier: Record<string, NormalizedLocation[]> = { ...this.unifiedScope.byCarrier };
-      for (const id of this.unifiedScope.ids) byCarrier[id] = [];
+      const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
       if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
       const m = this.matcher.match(place, this.unified, null);
       const { loc, miles } = m.hits;
@@ -254,7 +259,8 @@ export class UnifiedQueries {
     return {
       carriers,
       ids,
-      byCarrier: Object.fromEntries(ids.map((id) => [id, []])),
+      // The ids are data, quoted as JSON: the literal holds no code but property names.
+      byCarrierOf: new Function('lists', `return {${ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ')}};`) as Scope['byCarrierOf'],
       idsJson: ids.length > 0 ? `["${ids.join('","')}"]` : '[]',
       listJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[`),
       emptyListJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[]`),
