@@ -24,10 +24,14 @@ export class LocationIndex {
   /**
    * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
    * @param itemLocation location id of each indexed item, or a number: item i is location offset + i
+   * @param leafSize when given, the tree is rebuilt (on first use) with leaves of at most this many
+   *   points: a radius walk scans whole leaves, and kdbush's default of 64 is several times the hits
+   *   of a query on a small, busy index
    */
   constructor(
     private readonly index: KDBush | Uint8Array,
     private readonly itemLocation: Uint32Array | number,
+    private readonly leafSize?: number,
   ) {}
 
   get kd(): KDBush {
@@ -37,8 +41,9 @@ export class LocationIndex {
   /** Made on first use: a cold start pays only for the indexes its first queries walk. */
   private prepared(): Slots {
     if (this.slots !== null) return this.slots;
-    const { index, itemLocation } = this;
-    const kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
+    const { index, itemLocation, leafSize } = this;
+    const given = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
+    const kd = leafSize === undefined || leafSize === given.nodeSize ? given : withLeaves(given, leafSize);
     const { ids, coords } = kd;
     const n = ids.length;
     const slotLoc = new Uint32Array(n);
@@ -196,6 +201,21 @@ export class LocationIndex {
       hits.push(best.locs[i], termToMiles(best.keys[i]));
     }
   }
+}
+
+/** The same points in a tree with leaves of `nodeSize`; item ids stay the same. */
+function withLeaves(kd: KDBush, nodeSize: number): KDBush {
+  const { ids, coords } = kd;
+  const n = ids.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[ids[i]] = coords[2 * i];
+    y[ids[i]] = coords[2 * i + 1];
+  }
+  const tree = new KDBush(n, nodeSize);
+  for (let i = 0; i < n; i++) tree.add(x[i], y[i]);
+  return tree.finish();
 }
 
 /**

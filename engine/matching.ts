@@ -185,17 +185,18 @@ export class Matcher {
     const { loc, count } = set.hits;
     const locCarrier = this.net.t.locCarrier;
     if (set.byCarrier.length < count) set.byCarrier = new Uint32Array(Math.max(count, set.byCarrier.length * 2));
-    for (const c of scope) set.runLength[c] = 0;
-    for (let i = 0; i < count; i++) set.runLength[locCarrier[loc[i]]]++;
+    const { runStart, runLength, byCarrier } = set;
+    for (const c of scope) runLength[c] = 0;
+    for (let i = 0; i < count; i++) runLength[locCarrier[loc[i]]]++;
     let start = 0;
     for (const c of scope) {
-      set.runStart[c] = start;
-      start += set.runLength[c];
+      runStart[c] = start;
+      start += runLength[c];
+      runLength[c] = 0;
     }
-    for (const c of scope) set.runLength[c] = 0;
     for (let i = 0; i < count; i++) {
       const c = locCarrier[loc[i]];
-      set.byCarrier[set.runStart[c] + set.runLength[c]++] = i;
+      byCarrier[runStart[c] + runLength[c]++] = i;
     }
   }
 

@@ -9,6 +9,9 @@ import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
 import type { NetworkTable } from './network-compiler.js';
 
+/** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
+const UNIFIED_LEAF_SIZE = 16;
+
 export class Network {
   readonly carriers: readonly Carrier[];
   readonly carrierIndex: LocationIndex[];
@@ -30,7 +33,7 @@ export class Network {
     this.carriers = t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 }));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
-    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
+    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
     this.servicePointsOfZip = zipOffsets(t.spZip);
     this.locationsOfZip = zipOffsets(t.locByZipKey);
   }
