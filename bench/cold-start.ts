@@ -47,12 +47,23 @@ function coldStart(bundle: string): Promise<ColdStart> {
   );
 }
 
-/** Builds the bundle into `outDir`, starts it COLD_STARTS times, prints the medians. */
+/** Spawn to exit of a node process that does nothing: how fast this machine starts node right now. */
+function bareNode(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node exited ${code}`)))));
+}
+
+/** Builds the bundle into `outDir`, starts it COLD_STARTS times (and a bare node as often, interleaved), prints the medians. */
 export async function lambdaColdStart(outDir: string): Promise<void> {
   heading(`Lambda cold start (the built bundle in a fresh node process, median of ${COLD_STARTS})`);
   const build = await buildLambda({ outDir });
   const starts: ColdStart[] = [];
-  for (let i = 0; i < COLD_STARTS; i++) starts.push(await coldStart(build.bundle));
+  const bare: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    starts.push(await coldStart(build.bundle));
+    bare.push(await bareNode());
+  }
   const total = median(starts.map((s) => s.importMs + s.firstMs));
   console.log(
     table(
@@ -68,6 +79,7 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
     ),
   );
   console.log(`  import + answer of each process: ${starts.map((s) => ms(s.importMs + s.firstMs)).join(', ')} ms`);
+  console.log(`  the machine now: a node process that does nothing takes ${ms(median(bare))} ms from spawn to exit (median, interleaved)`);
 }
 
 if (process.argv[1]?.endsWith('cold-start.ts')) {
