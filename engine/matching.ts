@@ -139,12 +139,13 @@ export class Matcher {
 
   /** The terminals serving a ZIP (points-served) and the locations in it. */
   private addExactZip(zipCode: number, generation: number, place: Place): void {
-    const { t, servicePointsOfZip, locationsOfZip } = this.net;
-    for (let p = servicePointsOfZip[zipCode], end = servicePointsOfZip[zipCode + 1]; p < end; p++) {
+    const { t, zipRuns } = this.net;
+    const run = 2 * zipCode;
+    for (let p = zipRuns[run], end = zipRuns[run + 2]; p < end; p++) {
       // The row's own carrier column first: rows out of scope never touch the location columns.
       if (this.inScope[t.spCarrier[p]] === 1) this.addExactLocation(t.spTerminal[p], generation, place);
     }
-    for (let k = locationsOfZip[zipCode], end = locationsOfZip[zipCode + 1]; k < end; k++) {
+    for (let k = zipRuns[run + 1], end = zipRuns[run + 3]; k < end; k++) {
       this.addExactLocation(t.locByZipId[k], generation, place);
     }
   }
