@@ -28,8 +28,8 @@ interface Scope {
    * answer of the scope has one shape and is built without a lookup per key.
    */
   byCarrierOf: (lists: readonly unknown[][]) => Record<string, unknown[]>;
-  /** JSON text of `carriers`, of each `"id":[` that opens a byCarrier list, and of each empty list. */
-  idsJson: string;
+  /** JSON text from `,"carriers":` to the `{` that opens byCarrier, of each `"id":[` that opens a list, and of each empty list. */
+  carriersJson: string;
   listJson: readonly string[];
   emptyListJson: readonly string[];
 }
@@ -117,7 +117,7 @@ export class UnifiedQueries {
     }
     let text =
       `{"success":true,"query":${echoJson(echo)},"resolved":${place === null ? 'null' : this.resolvedJson(place)},` +
-      `"matchType":"${matchType(m)}","total":${count},"carriers":${scope.idsJson},"byCarrier":{`;
+      `"matchType":"${matchType(m)}","total":${count}${scope.carriersJson}`;
     for (let s = 0; s < scope.carriers.length; s++) {
       const c = scope.carriers[s];
       const length = m === null ? 0 : m.runLength[c];
@@ -261,7 +261,7 @@ export class UnifiedQueries {
       ids,
       // The ids are data, quoted as JSON: the literal holds no code but property names.
       byCarrierOf: new Function('lists', `return {${ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ')}};`) as Scope['byCarrierOf'],
-      idsJson: ids.length > 0 ? `["${ids.join('","')}"]` : '[]',
+      carriersJson: `,"carriers":${ids.length > 0 ? `["${ids.join('","')}"]` : '[]'},"byCarrier":{`,
       listJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[`),
       emptyListJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[]`),
     };
@@ -282,5 +282,6 @@ function echoOf(q: { zip?: string; city?: string; state?: string }, radiusMiles:
 
 /** JSON text of the echo: its zip is five digits and its state two letters (both validated), its radius a finite number. */
 function echoJson(echo: QueryEcho): string {
-  return `{"zip":"${echo.zip}","city":${JSON.stringify(echo.city)},"state":"${echo.state}","radiusMiles":${echo.radiusMiles}}`;
+  const city = echo.city === '' ? '""' : JSON.stringify(echo.city);
+  return `{"zip":"${echo.zip}","city":${city},"state":"${echo.state}","radiusMiles":${echo.radiusMiles}}`;
 }
