@@ -8,9 +8,10 @@ import type { KvStore } from '../kv/store.js';
 import { parseJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorBody, HttpError } from './errors.js';
+import { createErrorLog } from './error-log.js';
 import { createHealthCheck } from './health.js';
 import type { KeyRing } from './keys.js';
-import { RouteMatcher } from './match.js';
+import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders } from './quota.js';
 import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
@@ -62,26 +63,29 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger);
   const docs = createDocs();
+  const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: string | undefined;
 
   /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
-  async function answerPublic(req: HttpRequest): Promise<HttpResponse | null> {
-    if (req.path === '/api/health') {
+  async function answerPublic(req: HttpRequest, path: string): Promise<HttpResponse | null> {
+    if (path === '/api/health') {
       const report = await health();
       return json(report.status === 'unhealthy' ? 503 : 200, JSON.stringify(report), { 'Cache-Control': 'no-store' });
     }
-    if (req.path === '/openapi.json') {
+    if (path === '/openapi.json') {
       openapi ??= JSON.stringify(buildOpenApiDocument(routes, API_VERSION));
       return json(200, openapi, { 'Cache-Control': 'public, max-age=300' });
     }
+    // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
     return docs(req.path);
   }
 
   /** `headers` collects what every later answer carries, error or not (the rate-limit headers). */
   async function answer(req: HttpRequest, headers: Record<string, string>): Promise<HttpResponse> {
-    if (isPublic(req.method, req.path)) {
-      const publicAnswer = await answerPublic(req);
+    const path = withoutTrailingSlash(req.path);
+    if (isPublic(req.method, path)) {
+      const publicAnswer = await answerPublic(req, path);
       if (publicAnswer) return publicAnswer;
     }
     const found = matcher.match(req.method, req.path);
@@ -100,7 +104,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
   return {
     routes,
-    matches: (method, path) => isPublic(method, path) || matcher.match(method, path) !== null,
+    matches: (method, path) => isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null,
 
     async handle(req) {
       const started = performance.now();
@@ -111,7 +115,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
         response = await answer(req, headers);
       } catch (err) {
         const { status, message, internal } = classifyError(err);
-        if (internal) logger.error({ requestId, err }, 'request failed');
+        if (internal) logError(err, requestId);
         response = json(status, errorBody(message), { 'Cache-Control': 'no-store' });
       }
       Object.assign(response.headers, headers, { 'X-Request-Id': requestId });
