@@ -1,8 +1,9 @@
 // The API on plain node:http, for where throughput matters most: Express's own request handling
 // costs more than the lookups themselves.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { App } from './http/app.js';
+import { createHttpServer } from './http-server.js';
 import { parseQueryString, splitTarget } from './http/request.js';
 import { hasBody, readBody, writeResponse } from './node-io.js';
 
@@ -32,6 +33,7 @@ export function createNodeHandler(core: App): (req: IncomingMessage, res: Server
   };
 }
 
+/** With the default limits (`startServer` applies the configured ones). */
 export function createNodeServer(core: App): Server {
-  return createServer(createNodeHandler(core));
+  return createHttpServer(createNodeHandler(core));
 }

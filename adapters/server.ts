@@ -1,14 +1,15 @@
 // `npm start`: the API as a self-hosted server, on Express (default) or plain node:http
 // (SERVER=node), configured from the environment. SIGTERM/SIGINT stop it gracefully: no new
-// connections, requests in flight finish, then the KV store is closed.
+// connections, requests in flight finish within SHUTDOWN_TIMEOUT_MS, then the KV store is closed.
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createExpressApp } from './express.js';
 import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
-import { createNodeServer } from './node.js';
+import { createHttpServer } from './http-server.js';
+import { createNodeHandler } from './node.js';
 import { startService } from './startup.js';
 
 export interface RunningServer {
@@ -16,7 +17,7 @@ export interface RunningServer {
   /** The generated key when API_KEYS was not set (development only). */
   devKey?: string;
   server: Server;
-  /** Stops accepting connections, waits for requests in flight, then closes the KV store. */
+  /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
   close(): Promise<void>;
 }
 
@@ -26,8 +27,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = readConfig(env);
   const { core, devKey } = await startService(config);
-  const server = config.server === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
-  const stop = gracefulStop(server);
+  const server = createHttpServer(config.server === 'node' ? createNodeHandler(core) : createExpressApp(core), config.limits);
+  const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

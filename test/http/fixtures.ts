@@ -1,7 +1,7 @@
 // Shared set-up of the HTTP tests: the sample engine (loaded once per test file), the test keys,
 // and a core around them with an in-memory KV store unless a test brings its own.
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine } from '../../engine/index.js';
 import type { Engine } from '../../engine/engine.js';
@@ -10,6 +10,7 @@ import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 import type { KvStore } from '../../adapters/kv/store.js';
 import { createExpressApp } from '../../adapters/express.js';
+import { createHttpServer } from '../../adapters/http-server.js';
 import { createNodeServer } from '../../adapters/node.js';
 
 export const KEYS = {
@@ -57,7 +58,7 @@ export function loopbackServers(): { listen(core: App, kind?: ServerKind): Promi
   const servers: Server[] = [];
   return {
     async listen(core, kind = 'node') {
-      const server = kind === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
+      const server = kind === 'node' ? createNodeServer(core) : createHttpServer(createExpressApp(core));
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

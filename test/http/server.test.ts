@@ -4,8 +4,9 @@
 import { spawn } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
+import { openRaw } from '../support/raw-http.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const BODY = '{"zips":["60601","10001"]}';
@@ -115,6 +116,28 @@ describe('the npm start process', () => {
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
     expect(await proc.exited).toBe(0);
+  });
+
+  it('on SIGTERM closes idle connections at once, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
+    const proc = start({ SHUTDOWN_TIMEOUT_MS: '1500' });
+    const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
+    const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
+    const idle = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const halfSentHeaders = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    const stalledBody = await openRaw(url, `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Length: 100\r\n\r\n{"zips":`);
+    const inFlight = partialRequest(url, key);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    await vi.waitFor(() => expect(idle.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{/), { timeout: 5_000 });
+
+    proc.child.kill('SIGTERM');
+    await proc.printed(/SIGTERM received/);
+    // Closed while the request in flight is still waiting for the rest of its body.
+    await idle.closed;
+    inFlight.finish();
+    const reply = await inFlight.response;
+    expect(reply.status).toBe(200);
+    expect(await proc.exited).toBe(0);
+    await Promise.all([halfSentHeaders.closed, stalledBody.closed]);
   });
 
   it('exits 1 with the reason when production has no keys', async () => {
