@@ -9,12 +9,14 @@ import type { Server, ServerResponse } from 'node:http';
 export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let stopping: Promise<void> | undefined;
-  server.on('request', (_req, res: ServerResponse) => {
+  const track = (_req: unknown, res: ServerResponse) => {
     // A request that arrives on an open keep-alive connection during the stop is still answered.
     if (stopping) res.setHeader('Connection', 'close');
     inFlight.add(res);
     res.on('close', () => inFlight.delete(res));
-  });
+  };
+  server.on('request', track);
+  server.on('checkContinue', track);
   return () =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);

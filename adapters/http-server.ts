@@ -7,7 +7,7 @@ import { createServer, STATUS_CODES, type RequestListener, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { errorBody } from './http/errors.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
-import { writeResponse } from './node-io.js';
+import { awaitingContinue, writeResponse } from './node-io.js';
 
 /**
  * How often Node looks for requests past their headers or request timeout. Its default (30 s)
@@ -23,6 +23,10 @@ const CLIENT_ERRORS: Record<string, [status: number, message: string]> = {
 };
 
 export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_LIMITS): Server {
+  const handle: RequestListener = (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return answerError(res, 400, 'Host header is required');
+    listener(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -32,12 +36,15 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
       // Node would answer a missing Host with an empty 400; this listener answers it as JSON.
       requireHostHeader: false,
     },
-    (req, res) => {
-      if (req.headers.host === undefined && req.httpVersion === '1.1') return answerError(res, 400, 'Host header is required');
-      listener(req, res);
-    },
+    handle,
   );
   server.maxConnections = limits.maxConnections;
+  // Node would send "100 Continue" before the route, key and quota are known; the body reader
+  // sends it once the core asks for the body, and a refused client never sends its upload.
+  server.on('checkContinue', (req, res: ServerResponse) => {
+    awaitingContinue.add(res);
+    handle(req, res);
+  });
   server.on('checkExpectation', (req, res: ServerResponse) => {
     answerError(res, 417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`);
   });

@@ -35,8 +35,18 @@ export interface AppOptions {
   logger?: Logger;
 }
 
+/** A request before its body: route, key and quota are decided from this alone. */
+export type RequestHead = Omit<HttpRequest, 'body'>;
+
 export interface App {
+  /** Answers a request whose body is already at hand (Lambda, tests). */
   handle(request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Answers a request whose body is still on its way: `readBody` is called only for a route that
+   * takes a body, and only once the key and the quota allow it, so nobody can make the server
+   * read (and hold) a body without a valid key.
+   */
+  serve(head: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse>;
   /** Whether some route answers this method and path (lets a mounted router fall through). */
   matches(method: string, path: string): boolean;
   readonly routes: readonly Route[];
@@ -68,7 +78,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   let openapi: string | undefined;
 
   /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
-  async function answerPublic(req: HttpRequest, path: string): Promise<HttpResponse | null> {
+  async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
     if (path === '/api/health') {
       const report = await health();
       return json(report.status === 'unhealthy' ? 503 : 200, JSON.stringify(report), { 'Cache-Control': 'no-store' });
@@ -82,7 +92,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   }
 
   /** `headers` collects what every later answer carries, error or not (the rate-limit headers). */
-  async function answer(req: HttpRequest, headers: Record<string, string>): Promise<HttpResponse> {
+  async function answer(req: RequestHead, readBody: () => Promise<string | undefined>, headers: Record<string, string>): Promise<HttpResponse> {
     const path = withoutTrailingSlash(req.path);
     if (isPublic(req.method, path)) {
       const publicAnswer = await answerPublic(req, path);
@@ -97,34 +107,36 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     if (!decision.allowed) throw new HttpError(429, `monthly quota of ${decision.limit} calls exceeded`);
     const repeated = repeatedParam(req.query, found.route.repeatable);
     if (repeated) throw new HttpError(400, `${repeated} must be given once`);
-    const body = found.route.body ? parseJsonObject(req.body) : undefined;
+    const body = found.route.body ? parseJsonObject(await readBody()) : undefined;
     const result = await found.route.answer({ query: req.query, params: found.params, body, key });
     return json(200, result instanceof JsonText ? result.text : JSON.stringify(result), { 'Cache-Control': 'no-store' });
+  }
+
+  async function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
+    const started = performance.now();
+    const requestId = requestIdFor(req.headers['x-request-id']);
+    const headers: Record<string, string> = {};
+    let response: HttpResponse;
+    try {
+      response = await answer(req, readBody, headers);
+    } catch (err) {
+      const { status, message, internal } = classifyError(err);
+      if (internal) logError(err, requestId);
+      response = json(status, errorBody(message), { 'Cache-Control': 'no-store' });
+    }
+    Object.assign(response.headers, headers, { 'X-Request-Id': requestId });
+    if (logger.isLevelEnabled('info')) {
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
+    }
+    return response;
   }
 
   return {
     routes,
     matches: (method, path) => isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null,
-
-    async handle(req) {
-      const started = performance.now();
-      const requestId = requestIdFor(req.headers['x-request-id']);
-      const headers: Record<string, string> = {};
-      let response: HttpResponse;
-      try {
-        response = await answer(req, headers);
-      } catch (err) {
-        const { status, message, internal } = classifyError(err);
-        if (internal) logError(err, requestId);
-        response = json(status, errorBody(message), { 'Cache-Control': 'no-store' });
-      }
-      Object.assign(response.headers, headers, { 'X-Request-Id': requestId });
-      if (logger.isLevelEnabled('info')) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
-      }
-      return response;
-    },
+    serve,
+    handle: (req) => serve(req, async () => req.body),
 
     close: () => kv.close(),
   };

@@ -1,12 +1,11 @@
 // `npm start`'s server: configuration, the generated development key, and graceful shutdown with a
 // request still in flight, in-process and as a real process receiving SIGTERM.
 
-import { spawn } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
 import { openRaw } from '../support/raw-http.js';
+import { spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const BODY = '{"zips":["60601","10001"]}';
@@ -74,32 +73,7 @@ describe('startServer configuration', () => {
 });
 
 describe('the npm start process', () => {
-  const entry = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-
-  function start(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: root,
-      env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const printed = (pattern: RegExp) =>
-      new Promise<RegExpMatchArray>((resolve, reject) => {
-        const look = () => {
-          const m = out.match(pattern);
-          if (m) resolve(m);
-        };
-        child.stdout.on('data', look);
-        child.on('exit', () => reject(new Error(`exited before printing ${pattern}: ${out}${err}`)));
-        look();
-      });
-    return { child, exited, printed, output: () => out + err };
-  }
+  const start = spawnServer;
 
   it('prints its URL and dev key, and on SIGTERM lets the request in flight finish before exiting 0', async () => {
     const proc = start({});
