@@ -9,7 +9,7 @@ import { parseJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorBody, HttpError } from './errors.js';
 import { createErrorLog } from './error-log.js';
-import { createHealthCheck } from './health.js';
+import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -76,12 +76,16 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: string | undefined;
+  // A report is served many times over (see health.ts): serialized once.
+  let healthText: { report: HealthReport; text: string } | undefined;
 
   /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
   async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
     if (path === '/api/health') {
       const report = await health();
-      return json(report.status === 'unhealthy' ? 503 : 200, JSON.stringify(report), { 'Cache-Control': 'no-store' });
+      if (healthText?.report !== report) healthText = { report, text: JSON.stringify(report) };
+      const age = Math.max(0, Math.floor((Date.now() - Date.parse(report.timestamp)) / 1000));
+      return json(report.status === 'unhealthy' ? 503 : 200, healthText.text, { 'Cache-Control': 'no-store', Age: String(age) });
     }
     if (path === '/openapi.json') {
       openapi ??= JSON.stringify(buildOpenApiDocument(routes, API_VERSION));
