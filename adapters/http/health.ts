@@ -36,6 +36,9 @@ const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', plan: 'enterprise', ...PLA
 /** A stalled store must not stall the health report with it. */
 const KV_PROBE_TIMEOUT_MS = 2_000;
 
+/** The labels of the store's probes (after the handlers'). */
+export const KV_PROBES: readonly string[] = ['KV write', 'KV read'];
+
 /** How long a report is served again before the probes run anew; its `timestamp` says when it was taken. */
 export const HEALTH_MAX_AGE_MS = 5_000;
 
@@ -82,8 +85,9 @@ function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger): () 
       probes.push(await timed(probe!.label, () => answer({ ...probe!.input, key: PROBE_KEY })));
     }
     const value = `${Date.now()}:${randomUUID()}`;
-    const write = await timed('KV write', () => withTimeout(kv.set(scratchKey, value, 60)));
-    const read = await timed('KV read', async () => {
+    const [writeLabel, readLabel] = KV_PROBES;
+    const write = await timed(writeLabel, () => withTimeout(kv.set(scratchKey, value, 60)));
+    const read = await timed(readLabel, async () => {
       if ((await withTimeout(kv.get(scratchKey))) !== value) throw new Error('KV read returned another value');
     });
     probes.push(write, read);
