@@ -233,11 +233,17 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
   });
 
-  it('rejects fast while Redis hangs without answering, and recovers when it answers again', async () => {
+  /** A store on a redis-server of its own (to pause), with one call counted at `n`. */
+  async function countedOnce(): Promise<{ server: RedisServer; store: RedisKvStore }> {
     const server = await startRedis();
     servers.push(server);
     const store = track(new RedisKvStore(server.url));
     expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    return { server, store };
+  }
+
+  it('rejects fast while Redis hangs without answering, and recovers when it answers again', async () => {
+    const { server, store } = await countedOnce();
 
     server.pause();
     try {
@@ -253,10 +259,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
   });
 
   it('takes back a count that Redis applied but answered too late (a client clock running ahead)', async () => {
-    const server = await startRedis();
-    servers.push(server);
-    const store = track(new RedisKvStore(server.url));
-    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    const { server, store } = await countedOnce();
 
     // With this process's clock a minute ahead of Redis's, its deadline has not passed when Redis
     // wakes up, so Redis applies the count; the answer comes after the store gave up waiting.
