@@ -311,8 +311,8 @@ describe('invalid datasets list every bad row', () => {
     const carriers = [...CARRIERS, { ...CARRIERS[0] }, { id: 'Bad Id', name: '', scac: 'x', kind: 'boat', unified: 'yes', canReach: true, lookup: 'zip' }];
     const dir = writeDataset('bad-carriers', { 'carriers.json': JSON.stringify(carriers), 'terminals.csv': TERMINAL_HEADER, 'service-points.csv': SP_HEADER });
     const message = datasetError(() => createEngine({ dataDir: dir, zipFile: tinyZipFile() })).message;
-    expect(message).toMatch(/duplicate/);
-    for (const field of ['id', 'name', 'scac', 'kind', 'unified']) expect(message).toContain(`.${field}`);
+    expect(message).toMatch(/carrier id "carrier-y" is already used on line/);
+    for (const field of ['id', 'name', 'scac', 'kind', 'unified']) expect(message).toMatch(new RegExp(`carriers\\.json:1: error: ${field} `));
   });
 });
 
