@@ -492,12 +492,12 @@ describe('carrier-a service days', () => {
     );
   });
 
-  it('without a date: the next service day after today (UTC)', () => {
-    const p = carrierPoints('carrier-a').find((q) => q.serviceDays === 'MWF')!;
-    const before = new Date().toISOString().slice(0, 10);
-    const result = engine.serviceDays('carrier-a', { zip: p.zip });
-    const after = new Date().toISOString().slice(0, 10);
-    expect([nextDay(before, 'MWF'), nextDay(after, 'MWF')]).toContain(result.nextPickupDate);
+  it('without a date: the next service day after today where the ZIP is, by the clock passed in', () => {
+    // Wednesday 2025-01-08 at 20:00 UTC is Wednesday in every US zone (15:00 in New York, 10:00 in Honolulu)
+    const now = new Date('2025-01-08T20:00:00Z');
+    for (const p of carrierPoints('carrier-a').filter((_, i) => i % 97 === 0)) {
+      expect(engine.serviceDays('carrier-a', { zip: p.zip, city: p.city }, { now }).nextPickupDate, p.zip).toBe(nextDay('2025-01-08', p.serviceDays));
+    }
   });
 
   it('dates stay YYYY-MM-DD at the end of the calendar (9999-12-31 is a valid date input)', () => {
