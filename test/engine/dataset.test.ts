@@ -206,7 +206,7 @@ describe('a valid tiny dataset', () => {
     expect(engine.coverage('carrier-a', { state: 'NY' })).toEqual({
       success: true,
       totalLocations: 2,
-      states: [{ state: 'NY', locations: 2, zipsServed: 2 }],
+      states: [{ state: 'NY', country: 'US', locations: 2, zipsServed: 2 }],
       countries: [{ country: 'US', locations: 2 }],
     });
     expect(engine.carrierLocations('carrier-y', { state: 'ny' }).locations.map((l) => l.terminalCode)).toEqual(['Y1']);
