@@ -8,13 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset, createEngine, DatasetError, formatFinding, type Finding } from '../../engine/index.js';
 import { releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
+import { gazetteerRow } from './geonames-rows.js';
 
 const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
 const SP_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
-
-/** GeoNames columns: country, zip, place, admin1 name, state, admin2 name, admin2 code, admin3 name, admin3 code, lat, lng, accuracy. */
-const gazetteerRow = (zip: string, place: string, state: string, lat: number, lng: number) =>
-  ['US', zip, place, `${state} name`, state, '', '', '', '', String(lat), String(lng), '1'].join('\t');
 
 const ZIPS = [
   gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),

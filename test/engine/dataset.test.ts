@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, createEngine, DatasetError, InvalidInputError, NotFoundError, type Engine } from '../../engine/index.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
+import { gazetteerRow } from './geonames-rows.js';
 
 const TOLERANCE = 0.05 + 1e-9;
 const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
@@ -24,10 +25,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
   releaseStableSampleDir();
 });
-
-/** GeoNames columns: country, zip, place, admin1 name, state, admin2 name, admin2 code, admin3 name, admin3 code, lat, lng, accuracy. */
-const gazetteerRow = (zip: string, place: string, state: string, lat: number, lng: number) =>
-  ['US', zip, place, state ? `${state} name` : '', state, '', '', '', '', String(lat), String(lng), '1'].join('\t');
 
 const TINY_ZIPS = [
   gazetteerRow('10001', 'Alpha', 'NY', 40.0, -75.0),

@@ -7,10 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, NotFoundError, type Engine } from '../../engine/index.js';
-
-/** GeoNames columns: country, zip, place, admin1 name, state, admin2 name, admin2 code, admin3 name, admin3 code, lat, lng, accuracy. */
-const gazetteerRow = (zip: string, place: string, state: string, lat: number, lng: number) =>
-  ['US', zip, place, `${state} name`, state, '', '', '', '', String(lat), String(lng), '1'].join('\t');
+import { gazetteerRow } from './geonames-rows.js';
 
 const ZIPS = [
   gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),
