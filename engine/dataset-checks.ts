@@ -32,7 +32,7 @@ const terminalKey = (carrier: string, code: string) => `${carrier}\u0000${code}`
  */
 export function checkTerminals(
   rows: readonly NumberedRow<TerminalRow>[],
-  carrierIds: ReadonlySet<string>,
+  carrierIds: ReadonlySet<string> | null,
   gazetteer: Gazetteer,
   findings: Findings,
 ): Map<string, TerminalRef> {
@@ -40,7 +40,7 @@ export function checkTerminals(
   const warning = (line: number, message: string) => findings.warning(TERMINALS.file, line, message);
   const terminals = new Map<string, TerminalRef & { line: number }>();
   for (const { line, row } of rows) {
-    if (row.carrier !== undefined && !carrierIds.has(row.carrier)) error(line, unknownCarrier(row.carrier));
+    if (isUnknown(row.carrier, carrierIds)) error(line, unknownCarrier(row.carrier!));
     if (row.carrier !== undefined && row.terminalCode !== undefined) {
       const key = terminalKey(row.carrier, row.terminalCode);
       const first = terminals.get(key);
@@ -84,7 +84,7 @@ function checkUsAddress(
 /** Checks every points-served row whose values allow it. */
 export function checkServicePoints(
   rows: readonly NumberedRow<ServicePointRow>[],
-  carrierIds: ReadonlySet<string>,
+  carrierIds: ReadonlySet<string> | null,
   terminals: ReadonlyMap<string, TerminalRef>,
   gazetteer: Gazetteer,
   findings: Findings,
@@ -94,9 +94,9 @@ export function checkServicePoints(
   const firstLine = new Map<string, number>();
   for (const { line, row } of rows) {
     const { carrier, zip, city, state, terminalCode } = row;
-    if (carrier !== undefined && !carrierIds.has(carrier)) error(line, unknownCarrier(carrier));
+    if (isUnknown(carrier, carrierIds)) error(line, unknownCarrier(carrier!));
     const terminal = carrier !== undefined && terminalCode !== undefined ? terminals.get(terminalKey(carrier, terminalCode)) : undefined;
-    if (carrier !== undefined && carrierIds.has(carrier) && terminalCode !== undefined && !terminal) {
+    if (carrier !== undefined && !isUnknown(carrier, carrierIds) && terminalCode !== undefined && !terminal) {
       error(line, `terminalCode "${terminalCode}" is not a terminal of ${carrier} in ${TERMINALS.file}`);
     }
     if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
@@ -133,5 +133,9 @@ function checkServedZip(
 
 /** A USPS state or territory code, or one the ZIP file itself uses (MH: the Marshall Islands' ZIPs). */
 const isUsState = (code: string, gazetteer: Gazetteer) => isUsStateOrTerritory(code) || gazetteer.hasState(code);
+
+/** A carrier id that carriers.json does not list; none is when carriers.json could not be read (null). */
+const isUnknown = (id: string | undefined, carrierIds: ReadonlySet<string> | null) =>
+  id !== undefined && carrierIds !== null && !carrierIds.has(id);
 
 const unknownCarrier = (id: string) => `unknown carrier "${id}": carriers.json has no carrier with that id`;

@@ -1,11 +1,11 @@
 // Reads the files of a dataset directory into numbered rows, reporting every malformed value on its
-// line: carriers.json with jsonc-parser (which keeps each entry's position), the CSV tables with
-// csv-parse, each row validated with its table's zod schemas.
+// line: carriers.json with momoa (a JSON parser that keeps every node's position), the CSV tables
+// with csv-parse, each row validated with its table's zod schemas.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
 import { parse, type CsvError } from 'csv-parse/sync';
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { carrierSchema, type CarrierInfo } from './carriers.js';
 import type { TableSpec } from './dataset-rows.js';
@@ -21,36 +21,38 @@ export interface CarriersRead {
   carriers: CarrierInfo[];
   /**
    * The id of every entry, valid or not: rows naming a carrier whose entry has a mistake are not
-   * also reported as naming an unknown carrier.
+   * also reported as naming an unknown carrier. Null when the file is no list of carriers at all:
+   * then no id is known to be unknown.
    */
-  ids: Set<string>;
+  ids: Set<string> | null;
 }
 
 /** Reads carriers.json; each problem is reported on the line of its entry, or of the field it names. */
 export function readCarriers(dir: string, findings: Findings): CarriersRead {
   const path = join(dir, CARRIERS_FILE);
   const error = (line: number, message: string) => findings.error(CARRIERS_FILE, line, message);
-  const read: CarriersRead = { carriers: [], ids: new Set() };
+  const unread: CarriersRead = { carriers: [], ids: null };
   if (!existsSync(path)) {
     error(0, 'the file is missing');
-    return read;
+    return unread;
   }
-  const text = readFileSync(path, 'utf8');
-  const lineAt = lineFinder(text);
-  const syntax: ParseError[] = [];
-  const root = parseTree(text, syntax, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  if (syntax.length > 0) {
-    for (const e of syntax) error(lineAt(e.offset), `not valid JSON: ${describeJsonError(printParseErrorCode(e.error))}`);
-    return read;
+  let root: ValueNode;
+  try {
+    root = parseJson(readFileSync(path, 'utf8'), { mode: 'json' }).body;
+  } catch (err) {
+    const { line, column, message } = err as Error & { line?: number; column?: number };
+    error(line ?? 1, `not valid JSON at column ${column ?? 1}: ${describeJsonError(message)}`);
+    return unread;
   }
-  if (root?.type !== 'array') {
-    error(root ? lineAt(root.offset) : 1, 'must be a list of carriers: [ { "id": ... }, ... ]');
-    return read;
+  if (root.type !== 'Array') {
+    error(root.loc.start.line, 'must be a list of carriers: [ { "id": ... }, ... ]');
+    return unread;
   }
+  const read = { carriers: [] as CarrierInfo[], ids: new Set<string>() };
   const firstLine = new Map<string, number>();
-  for (const node of root.children ?? []) {
-    const line = lineAt(node.offset);
-    const value: unknown = getNodeValue(node);
+  for (const { value: node } of root.elements) {
+    const line = node.loc.start.line;
+    const value = evaluate(node);
     const id = (value as { id?: unknown } | null)?.id;
     if (typeof id === 'string') {
       if (firstLine.has(id)) error(line, `carrier id "${id}" is already used on line ${firstLine.get(id)}`);
@@ -59,49 +61,32 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
     }
     const parsed = carrierSchema.safeParse(value);
     if (parsed.success) read.carriers.push(parsed.data);
-    else for (const issue of parsed.error.issues) error(lineOfField(node, issue.path, lineAt) ?? line, issue.message);
+    else for (const issue of parsed.error.issues) error(lineOfField(node, issue.path) ?? line, issue.message);
   }
   if (read.ids.size > MAX_CARRIERS) error(1, `a dataset holds at most ${MAX_CARRIERS} carriers, this one has ${read.ids.size}`);
   return read;
 }
 
-/** The line of the field an issue names inside an entry, when the entry has that field. */
-function lineOfField(entry: Node, path: PropertyKey[], lineAt: (offset: number) => number): number | undefined {
-  if (path.length === 0) return undefined;
-  const field = findNodeAtLocation(entry, path.map((p) => (typeof p === 'number' ? p : String(p))));
-  return field?.parent ? lineAt(field.parent.offset) : undefined;
+/** The line of the field an issue names, when the entry has that field. */
+function lineOfField(entry: ValueNode, path: PropertyKey[]): number | undefined {
+  if (entry.type !== 'Object' || path.length === 0) return undefined;
+  return entry.members.find((m) => m.name.type === 'String' && m.name.value === path[0])?.loc.start.line;
 }
 
-function describeJsonError(code: string): string {
-  const words: Record<string, string> = {
-    CommaExpected: 'a comma is missing before this',
-    PropertyNameExpected: 'a field name in double quotes is expected (is there a trailing comma?)',
-    ValueExpected: 'a value is expected (is there a trailing comma?)',
-    ColonExpected: 'a colon is missing after a field name',
-    CloseBraceExpected: 'a } is missing',
-    CloseBracketExpected: 'a ] is missing',
-    EndOfFileExpected: 'there is text after the list',
-    InvalidSymbol: 'unexpected text (field names and text values need double quotes)',
-    UnexpectedEndOfString: 'a text value is not closed with a double quote',
-    InvalidCommentToken: 'comments are not allowed',
-  };
-  return words[code] ?? code;
-}
+const TOKENS: Record<string, string> = {
+  String: 'text in quotes', Number: 'a number', Boolean: 'true or false', Null: 'null',
+  LBrace: '{', RBrace: '}', LBracket: '[', RBracket: ']', Comma: 'a comma', Colon: 'a colon',
+};
 
-/** 1-based line of a character offset. */
-function lineFinder(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+/** momoa's message ("Unexpected token String found. (3:5)") in words, with the likely mistake. */
+function describeJsonError(message: string): string {
+  const token = /^Unexpected token (\w+)/.exec(message)?.[1];
+  if (token === 'RBrace' || token === 'RBracket') return `unexpected ${TOKENS[token]} (is there a comma too many before it?)`;
+  if (token) return `unexpected ${TOKENS[token] ?? token} (is a comma missing before it?)`;
+  if (message.startsWith('Unexpected end of input')) return 'the file ends before every { and [ is closed';
+  const found = /^Unexpected (?:character|identifier) '(.*)'/.exec(message)?.[1];
+  if (found !== undefined) return `unexpected ${JSON.stringify(found)} (names and text need double quotes)`;
+  return message;
 }
 
 /** A row of a table and the line it starts on; `row` holds the values that are valid. */
