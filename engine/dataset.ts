@@ -11,8 +11,8 @@ import { Findings, formatFinding, type Finding } from './findings.js';
 import { Gazetteer } from './gazetteer.js';
 import { readGazetteer } from './geonames.js';
 
+// The command line prints checkDataset's findings with formatFinding: both from this module.
 export { formatFinding, type Finding } from './findings.js';
-export type { ServicePointRow, TerminalRow } from './dataset-rows.js';
 
 export interface Dataset {
   /** Sorted by id. */
@@ -31,13 +31,21 @@ export interface DatasetCheck {
 export interface DatasetCheckOptions {
   /** The GeoNames postal-code file the geography is checked against; default the one `createEngine` uses. */
   zipFile?: string;
-  /** That file already loaded (the build compiles it too). */
-  gazetteer?: Gazetteer;
 }
 
 /** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */
 export function checkDataset(dir: string, options: DatasetCheckOptions = {}): DatasetCheck {
-  const gazetteer = options.gazetteer ?? new Gazetteer(readGazetteer(options.zipFile));
+  return checkAgainst(dir, new Gazetteer(readGazetteer(options.zipFile)));
+}
+
+/** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
+export function readDataset(dir: string, gazetteer: Gazetteer): Dataset {
+  const { findings, dataset } = checkAgainst(dir, gazetteer);
+  if (!dataset) throw new DatasetError(findings.map(formatFinding), findings);
+  return dataset;
+}
+
+function checkAgainst(dir: string, gazetteer: Gazetteer): DatasetCheck {
   const findings = new Findings();
   const carriers = readCarriers(dir, findings);
   const terminals = readTable(dir, TERMINALS, findings);
@@ -54,11 +62,4 @@ export function checkDataset(dir: string, options: DatasetCheckOptions = {}): Da
       servicePoints: servicePoints.map((r) => r.row as ServicePointRow),
     },
   };
-}
-
-/** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
-export function readDataset(dir: string, options: DatasetCheckOptions = {}): Dataset {
-  const { findings, dataset } = checkDataset(dir, options);
-  if (!dataset) throw new DatasetError(findings.map(formatFinding), findings);
-  return dataset;
 }

@@ -40,7 +40,7 @@ export const DEFAULT_SNAPSHOT = join(packageRoot, 'data', 'build', 'sample.snaps
 
 export function compileDataset(options: { dataDir?: string; zipFile?: string } = {}): SnapshotContent {
   const gazetteer = readGazetteer(options.zipFile);
-  const network = compileNetwork(readDataset(options.dataDir ?? SAMPLE_DATA_DIR, { gazetteer: new Gazetteer(gazetteer) }));
+  const network = compileNetwork(readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
   return { gazetteer, network };
 }
 
