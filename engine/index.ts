@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDataset } from './dataset.js';
+import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
@@ -13,7 +14,8 @@ import { readSnapshot, writeSnapshot } from './snapshot.js';
 export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine, type SnapshotContent } from './engine.js';
 export type { CarrierExamples } from './carrier-lookups.js';
 export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.js';
-export { checkDataset, formatFinding, type DatasetCheck, type Finding } from './dataset.js';
+export { checkDataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
+export { formatFinding, type Finding, type FindingLevel } from './findings.js';
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
@@ -38,7 +40,7 @@ export const DEFAULT_SNAPSHOT = join(packageRoot, 'data', 'build', 'sample.snaps
 
 export function compileDataset(options: { dataDir?: string; zipFile?: string } = {}): SnapshotContent {
   const gazetteer = readGazetteer(options.zipFile);
-  const network = compileNetwork(readDataset(options.dataDir ?? SAMPLE_DATA_DIR));
+  const network = compileNetwork(readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
   return { gazetteer, network };
 }
 
