@@ -131,8 +131,13 @@ export class CarrierLookups {
       countries.set(t.locCountry[l], (countries.get(t.locCountry[l]) ?? 0) + 1);
     }
     if (country === undefined || country === 'US') {
-      for (let p = 0; p < t.spZip.length; p++) {
-        if (t.spCarrier[p] === c && (state === undefined || t.spState[p] === state)) entry('US', t.spState[p]).zips.add(t.spZip[p]);
+      const count = (p: number) => entry('US', t.spState[p]).zips.add(t.spZip[p]);
+      // Only the rows that can count: one state's rows, or the rows of the carrier's own terminals.
+      if (state !== undefined) {
+        for (const p of this.net.servicePointsInState(state)) if (t.spCarrier[p] === c) count(p);
+      } else {
+        const [from, to] = this.net.carrierLocations(c);
+        for (let k = t.termSpStart[from]; k < t.termSpStart[to]; k++) count(t.termSp[k]);
       }
     }
     return {
