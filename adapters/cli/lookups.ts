@@ -20,57 +20,60 @@ const PARAMS = {
 type Param = keyof typeof PARAMS;
 type Query = Partial<Record<Param, string>>;
 
-interface Lookup {
+interface Lookup<Result> {
   name: string;
   endpoint: string;
   summary: string;
   params: readonly Param[];
   example: string;
-  /** The 200 body's JSON text. */
-  json(engine: Engine, query: Query): string;
-  text(engine: Engine, query: Query): string;
+  answer(engine: Engine, query: Query): Result;
+  text(result: Result): string;
+  /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
+  json?(engine: Engine, query: Query): string;
 }
 
 // The engine's schemas check the text flags exactly as they check a query string.
 const asInput = <T>(query: Query) => query as T;
+const lookup = <Result>(definition: Lookup<Result>) => definition as Lookup<unknown>;
 
-const LOOKUPS: Lookup[] = [
-  {
+const LOOKUPS = [
+  lookup({
     name: 'search',
     endpoint: 'GET /api/locations',
     summary: 'terminals of every unified carrier at or near a ZIP, city or state',
     params: ['zip', 'city', 'state', 'radius', 'carriers'],
     example: '--zip 75201 --radius 50',
+    answer: (engine, query) => engine.search(asInput(query)),
+    text: searchText,
     json: (engine, query) => engine.searchJson(asInput(query)),
-    text: (engine, query) => searchText(engine.search(asInput(query))),
-  },
-  {
+  }),
+  lookup({
     name: 'which',
     endpoint: 'GET /api/locations/which-carriers',
     summary: 'which carriers serve a place, nearest terminal first',
     params: ['zip', 'city', 'state', 'radius'],
     example: "--city 'st louis' --state MO",
-    json: (engine, query) => JSON.stringify(engine.whichCarriers(asInput(query))),
-    text: (engine, query) => whichText(engine.whichCarriers(asInput(query))),
-  },
-  {
+    answer: (engine, query) => engine.whichCarriers(asInput(query)),
+    text: whichText,
+  }),
+  lookup({
     name: 'reach',
     endpoint: 'GET /api/locations/can-reach',
     summary: 'whether one carrier can reach a place, and the alternatives that can',
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
     example: '--carrier <carrier id> --zip 02108',
-    json: (engine, query) => JSON.stringify(engine.canReach(asInput(query))),
-    text: (engine, query) => reachText(engine.canReach(asInput(query))),
-  },
-  {
+    answer: (engine, query) => engine.canReach(asInput(query)),
+    text: reachText,
+  }),
+  lookup({
     name: 'geocode',
     endpoint: 'GET /api/locations/geocode',
     summary: "a ZIP's point and its city and state",
     params: ['zip'],
     example: '--zip 10001',
-    json: (engine, query) => JSON.stringify(engine.geocode(asInput(query))),
-    text: (engine, query) => geocodeText(engine.geocode(asInput(query))),
-  },
+    answer: (engine, query) => engine.geocode(asInput(query)),
+    text: geocodeText,
+  }),
 ];
 
 type LookupFlags = DataFlags & Query & { json?: boolean };
@@ -89,7 +92,8 @@ export function addLookupCommands(program: Command): void {
         const query: Query = {};
         for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
         const engine = engineFor(flags);
-        console.log(flags.json ? lookup.json(engine, query) : lookup.text(engine, query));
+        if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
+        else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
       });
   }
 }
