@@ -2,14 +2,14 @@
 // environment's keys, flags win over variables, the variables alone keep working, and SIGTERM
 // ends them with exit code 0.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, createEngine } from '../../engine/index.js';
-import { runCli, startCli } from '../support/cli.js';
+import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { writeDataset } from '../support/small-dataset.js';
 
 const KEY = 'cli-serve-key';
@@ -28,23 +28,6 @@ beforeAll(() => {
   expected = createEngine({ dataDir }).searchJson({ zip: '75201' });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** The URL the process prints once it listens; rejects with its output if it exits first. */
-function listeningUrl(child: ChildProcess): Promise<string> {
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+) /.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`exited ${code} before listening:\n${out}`)));
-  });
-}
-
-const exitCode = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', resolve)));
 
 async function searchBody(url: string): Promise<string> {
   const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': KEY } });
