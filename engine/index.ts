@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDataset, type Dataset } from './dataset.js';
+import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
@@ -13,7 +14,8 @@ import { readSnapshot, writeSnapshot } from './snapshot.js';
 export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine, type SnapshotContent } from './engine.js';
 export type { CarrierExamples } from './carrier-lookups.js';
 export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.js';
-export { checkDataset, formatFinding, type CheckOptions, type Dataset, type DatasetCheck, type Finding } from './dataset.js';
+export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
+export { formatFinding, type Finding, type FindingLevel } from './findings.js';
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
@@ -49,7 +51,7 @@ export interface CompileOptions {
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
 export function compileDataset(options: CompileOptions = {}): SnapshotContent {
   const gazetteer = readGazetteer(options.zipFile);
-  const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR));
+  const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
   return { gazetteer, network };
 }
 

@@ -50,7 +50,7 @@ export function swaggerUiDir(): string | null {
 
 export const DOCS_ASSETS = Object.keys(ASSETS);
 
-/** Answers `/docs`, `/docs/` and `/docs/<asset>`; null for any other path. */
+/** Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path. */
 export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {
   const cache = new Map<string, string>();
   const ok = (type: string, body: string, maxAge: number): HttpResponse => ({
@@ -63,9 +63,10 @@ export function createDocs(dir: string | null = swaggerUiDir()): (path: string) 
     if (path === '/docs') return ok('text/html; charset=utf-8', page('docs/', 'openapi.json'), 300);
     if (path === '/docs/') return ok('text/html; charset=utf-8', page('./', '../openapi.json'), 300);
     if (!path.startsWith('/docs/')) return null;
-    const name = path.slice('/docs/'.length);
+    const name = path.slice('/docs/'.length).replace(/\/$/, '');
     if (name === 'init.js') return ok('text/javascript; charset=utf-8', INIT_SCRIPT, 300);
-    const type = ASSETS[name];
+    // Own properties only: `constructor` or `__proto__` are names of Object.prototype, not assets.
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!type || !dir) return null;
     let body = cache.get(name);
     if (body === undefined) {

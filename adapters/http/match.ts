@@ -34,10 +34,10 @@ export class RouteMatcher {
     }
   }
 
-  /** HEAD is answered as GET; one trailing slash is ignored, as Express does by default. */
+  /** HEAD is answered as GET; one trailing slash is ignored. */
   match(method: string, rawPath: string): RouteMatch | null {
     const verb = method === 'HEAD' ? 'GET' : method;
-    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const path = withoutTrailingSlash(rawPath);
     const route = this.fixed.get(`${verb} ${path}`);
     if (route) return { route, params: {} };
     const parts = path.split('/').slice(1);
@@ -48,6 +48,11 @@ export class RouteMatcher {
     }
     return null;
   }
+}
+
+/** One trailing slash is ignored on every path, as Express does by default. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function matchSegments(candidate: ParamRoute, parts: string[]): Record<string, string> | null {

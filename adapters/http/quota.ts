@@ -21,26 +21,26 @@ export interface QuotaDecision {
 const COUNTER_GRACE_SECONDS = 24 * 60 * 60;
 
 /**
- * Counts one call against the key's monthly quota (UTC calendar month). The single atomic increment
- * is the whole decision: the N callers that see 1..N are allowed and every later one is refused, so
- * exactly N calls pass however many run at once, in one process or many sharing one Redis.
- * Refused calls also increment, which only moves the counter further past the limit; `used` and
- * `remaining` are reported from the capped value, so they describe answered calls.
- * Rejects with `KvUnavailableError` when the store cannot answer.
+ * Counts one call against the key's monthly quota (UTC calendar month). The single atomic count
+ * is the whole decision: the N callers that see 1..N are allowed and every later one is refused
+ * without counting, so exactly N calls pass however many run at once, in one process or many
+ * sharing one Redis. Rejects with `KvUnavailableError` when the store cannot answer in time, and
+ * then nothing is counted (the store takes back what it applies late), so a 503 costs nothing.
  */
 export async function consumeQuota(kv: KvStore, key: ApiKeyRecord, now: Date = new Date()): Promise<QuotaDecision> {
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
   const resetEpochSeconds = Date.UTC(year, month + 1, 1) / 1000;
   const counterKey = `quota:${key.id}:${year}-${String(month + 1).padStart(2, '0')}`;
-  const count = await kv.increment(counterKey, resetEpochSeconds + COUNTER_GRACE_SECONDS);
   const limit = key.monthlyQuota;
-  const allowed = count <= limit;
+  const count = await kv.countUpTo(counterKey, limit, resetEpochSeconds + COUNTER_GRACE_SECONDS);
+  const allowed = count !== null;
+  const used = count ?? limit;
   return {
     allowed,
     limit,
-    used: Math.min(count, limit),
-    remaining: Math.max(0, limit - count),
+    used,
+    remaining: limit - used,
     resetEpochSeconds,
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(resetEpochSeconds - now.getTime() / 1000)),
   };

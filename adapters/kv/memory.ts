@@ -8,8 +8,8 @@ interface Entry {
 
 /**
  * Per-process store: the default, and right for a single server. Counters are exact within one
- * process because JavaScript runs each increment to completion; copies of the service do not share
- * it, which is what `REDIS_URL` is for.
+ * process because JavaScript runs each count to completion, and it never fails half-way; copies of
+ * the service do not share it, which is what `REDIS_URL` is for.
  */
 export class MemoryKvStore implements KvStore {
   private readonly entries = new Map<string, Entry>();
@@ -17,16 +17,18 @@ export class MemoryKvStore implements KvStore {
   /** Expired keys are dropped lazily on read; a sweep past this size keeps unread ones from piling up. */
   private sweepAtSize = 1024;
 
-  async increment(key: string, expireAtUnixSeconds: number): Promise<number> {
+  async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {
     this.assertOpen();
     const entry = this.live(key);
     if (entry) {
       const n = Number(entry.value);
       // Same refusal as Redis's INCR on a non-counter, rather than silently producing NaN.
       if (!Number.isSafeInteger(n)) throw new TypeError(`value at ${key} is not an integer`);
+      if (n >= limit) return null;
       entry.value = String(n + 1);
       return n + 1;
     }
+    if (limit < 1) return null;
     this.write(key, { value: '1', expiresAt: expireAtUnixSeconds * 1000 });
     return 1;
   }
