@@ -13,6 +13,7 @@ import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
 let root: string;
 let valid: string;
 let broken: string;
+let warned: string;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'cli-datasets-'));
@@ -22,6 +23,10 @@ beforeAll(() => {
     'terminals.csv': SMALL_DATASET['terminals.csv']
       .replace('32.7904', '200') // latitude out of range
       .replace('zenith,IRV1', 'nobody,IRV1'), // unknown carrier
+  });
+  warned = writeDataset(join(root, 'warned'), {
+    ...SMALL_DATASET,
+    'terminals.csv': SMALL_DATASET['terminals.csv'].replace('Dallas,TX,75201', 'Dallas,OK,75201'), // state against the ZIP's
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -55,6 +60,14 @@ describe('validate', () => {
     expect((await runCli(['validate', valid, '--json'])).stdout).toBe('[]\n');
   });
 
+  it('warnings pass, and fail with --strict', async () => {
+    const { findings } = checkDataset(warned);
+    expect(findings.map((f) => f.level)).toEqual(['warning']);
+    const printed = `${formatFinding(findings[0])}\n${warned}: 0 errors, 1 warning\n`;
+    expect(await runCli(['validate', warned])).toEqual({ code: 0, stdout: printed, stderr: '' });
+    expect(await runCli(['validate', warned, '--strict'])).toEqual({ code: 1, stdout: printed, stderr: '' });
+  });
+
   it('a path that is no directory is one line, exit 1', async () => {
     const missing = join(root, 'nowhere');
     expect(await runCli(['validate', missing])).toEqual({ code: 1, stdout: '', stderr: `error: ${missing} is not a dataset directory\n` });
@@ -72,6 +85,15 @@ describe('build', () => {
     for (const zip of ['75201', '02108', '60601']) expect(fromSnapshot.searchJson({ zip, radius: 100 })).toBe(fromDir.searchJson({ zip, radius: 100 }));
     // Written through a temporary file that is renamed: none is left behind.
     expect(readdirSync(join(root, 'out'))).toEqual(['valid.snapshot']);
+  });
+
+  it('with warnings prints them on stderr and writes the snapshot', async () => {
+    const out = join(root, 'warned.snapshot');
+    const run = await runCli(['build', warned, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/: 0 errors, 1 warning\n$/);
+    expect(run.stderr).toContain(`${formatFinding(checkDataset(warned).findings[0])}\n`);
+    expect(createEngine({ snapshot: out }).searchJson({ zip: '75201' })).toBe(createEngine({ dataDir: warned }).searchJson({ zip: '75201' }));
   });
 
   it('with an error prints the findings, writes nothing and exits 1', async () => {
