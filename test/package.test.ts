@@ -1,11 +1,13 @@
 // The package as a user gets it: `npm pack` (its lifecycle builds dist/ and the sample snapshot),
-// then `npm install --ignore-scripts <tarball>` into an empty project, which must work at once:
+// run on a copy of the source tree as a fresh clone has it, so the build neither sees stale output
+// nor rewrites the dist/ and snapshot other test files are running from; then
+// `npm install --ignore-scripts <tarball>` into an empty project, which must work at once:
 // the library answers like this repository's engine, the engine entry loads no adapter dependency,
 // require() works, the bin runs, and the declarations of every entry type-check under both
 // module resolutions. It talks to the npm registry for the package's dependencies.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,10 +34,21 @@ let installedBin: CliOptions;
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
 const node = (args: string[]) => run(process.execPath, args, { cwd: app });
 
+/** The files git tracks or would track (untracked but not ignored), copied; node_modules linked. */
+async function sourceTree(into: string): Promise<string> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repo, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of stdout.split('\0')) {
+    if (file && existsSync(join(repo, file))) cpSync(join(repo, file), join(into, file));
+  }
+  symlinkSync(join(repo, 'node_modules'), join(into, 'node_modules'), 'dir');
+  return into;
+}
+
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'package-'));
+  const source = await sourceTree(join(root, 'source'));
   // Script output (the snapshot build) shares stdout with the JSON report, which comes last.
-  const { stdout } = await npm(['pack', '--json', '--pack-destination', root], repo);
+  const { stdout } = await npm(['pack', '--json', '--pack-destination', root], source);
   [packed] = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m)));
   app = join(root, 'app');
   writeDataset(app, { 'package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }) });
@@ -151,6 +164,22 @@ describe('installed with scripts off into an empty project', () => {
       stdout: '',
       stderr: 'error: express is not installed (an optional peer dependency of carrier-locations): npm install express\n',
     });
+  });
+
+  it('serves on plain node:http without express', async () => {
+    const child = startCli(['serve', '--server', 'node', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
+    try {
+      const url = await listeningUrl(child);
+      const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
+      expect(await reply.text()).toBe(createEngine().searchJson({ zip: '75201' }));
+      // swagger-ui-dist is not installed either: /docs says what to install, as JSON.
+      const docs = await fetch(`${url}/docs`);
+      expect(docs.status).toBe(404);
+      expect((await docs.json()).error).toMatch(/npm install swagger-ui-dist/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exitCode(child)).toBe(0);
   });
 });
 

@@ -22,11 +22,11 @@ export type BuildMessage =
 
 function build({ dataDir, zipFile, out }: BuildJob, report: (message: BuildMessage) => void): void {
   report({ type: 'step', step: 'check' });
-  const { findings, dataset } = checkDataset(dataDir, { zipFile });
+  const { findings, dataset, gazetteer } = checkDataset(dataDir, { zipFile });
   report({ type: 'checked', findings });
   if (!dataset) return;
   report({ type: 'step', step: 'compile' });
-  const content = compileDataset({ dataset, zipFile });
+  const content = compileDataset({ dataset, gazetteer });
   report({ type: 'step', step: 'write' });
   report({ type: 'written', bytes: writeSnapshot(out, content) });
 }
