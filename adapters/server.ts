@@ -6,7 +6,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createExpressApp } from './express.js';
 import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
 import { createHttpServer } from './http-server.js';
@@ -30,9 +29,12 @@ export async function startServer(
   options: { host?: string } = {},
 ): Promise<RunningServer> {
   const config = readConfig(env);
+  // Express is an optional peer of the package: loaded only for the Express server, and before
+  // anything is opened, so a missing package leaves nothing to close.
+  const express = config.server === 'express' ? await import('./express.js') : undefined;
   const service = await startService(config);
   const core = switchableCore(service.core);
-  const server = createHttpServer(config.server === 'node' ? createNodeHandler(core) : createExpressApp(core), config.limits);
+  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits);
   const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {

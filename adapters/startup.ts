@@ -48,7 +48,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   };
 }
 
-/** SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
+  return createEngine(engineSource(config, defaultSnapshot));
+}
+
 function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {
   if (config.snapshotPath) return { snapshot: config.snapshotPath };
   if (config.dataDir) return { dataDir: config.dataDir };
