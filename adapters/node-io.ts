@@ -83,7 +83,13 @@ export function writeResponse(res: ServerResponse, response: HttpResponse, body?
   const length = Buffer.byteLength(response.body);
   response.headers['Content-Length'] = String(length);
   if (body?.unread()) response.headers.Connection = 'close';
+  // Headers and body leave in one write of two pieces (the socket is corked until the end): left
+  // to itself, Node would join them into one string first, a copy of the whole answer.
+  const socket = res.socket;
+  socket?.cork();
+  res.writeHead(response.status, response.headers).flushHeaders();
   // As many bytes as characters: the body is ASCII (nearly every answer is), and as latin1 the
   // same bytes leave without a pass of UTF-8 encoding.
-  res.writeHead(response.status, response.headers).end(response.body, length === response.body.length ? 'latin1' : 'utf8');
+  res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
+  socket?.uncork();
 }
