@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { generateDevKey, KeyRing, parseApiKeys, PLANS, type ApiKeyRecord } from '../adapters/http/keys.js';
-import { consumeQuota, setQuotaHeaders, type QuotaDecision } from '../adapters/http/quota.js';
+import { consumeQuota, quotaHeaders, type QuotaDecision } from '../adapters/http/quota.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { RedisKvStore } from '../adapters/kv/redis.js';
 import { KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
@@ -128,13 +128,7 @@ function redis(): KvStore {
   return s;
 }
 
-function quotaHeaders(decision: QuotaDecision): Record<string, string> {
-  const headers: Record<string, string> = {};
-  setQuotaHeaders(headers, decision);
-  return headers;
-}
-
-describe('consumeQuota and setQuotaHeaders', () => {
+describe('consumeQuota and quotaHeaders', () => {
   const mid = Date.parse('2026-11-15T12:00:00Z');
   const decemberFirst = Date.parse('2026-12-01T00:00:00Z') / 1000;
 

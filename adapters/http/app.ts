@@ -13,7 +13,7 @@ import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { consumeQuota, setQuotaHeaders, type QuotaDecision } from './quota.js';
+import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
 import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
@@ -166,8 +166,9 @@ function repeatedParam(query: Query, allowed: readonly string[] = []): string | 
 
 /** A JSON answer of the keyed API: one headers object, its properties always added in the same order. */
 function jsonAnswer(status: number, body: string, requestId: string, decision?: QuotaDecision): HttpResponse {
-  const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
-  if (decision) setQuotaHeaders(headers, decision);
+  const headers: Record<string, string> = decision
+    ? { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId, ...quotaHeaders(decision) }
+    : { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
   return { status, headers, body };
 }
 

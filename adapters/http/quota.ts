@@ -95,10 +95,12 @@ function decide(key: ApiKeyRecord, month: Month, count: number | null, nowMs: nu
   };
 }
 
-/** Adds the rate-limit headers of a decision to a response's headers. */
-export function setQuotaHeaders(headers: Record<string, string>, d: QuotaDecision): void {
-  headers['X-RateLimit-Limit'] = String(d.limit);
-  headers['X-RateLimit-Remaining'] = String(d.remaining);
-  headers['X-RateLimit-Reset'] = String(d.resetEpochSeconds);
+export function quotaHeaders(d: QuotaDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Reset': String(d.resetEpochSeconds),
+  };
   if (!d.allowed) headers['Retry-After'] = String(d.retryAfterSeconds);
+  return headers;
 }
