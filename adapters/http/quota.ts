@@ -33,7 +33,7 @@ interface Month {
 
 let current: Month | undefined;
 
-/** The month holding `nowMs`: the one before is kept, since nearly every request falls in it. */
+/** The month holding `nowMs`. The last one worked out is kept: nearly every request falls in it. */
 function monthAt(nowMs: number): Month {
   if (current && nowMs >= current.startMs && nowMs < current.endMs) return current;
   const now = new Date(nowMs);
