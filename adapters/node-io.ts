@@ -18,7 +18,11 @@ export interface BodySource {
   unread(): boolean;
 }
 
+/** Requests that announce no body (nearly every GET) share one source instead of making their own. */
+const NO_BODY: BodySource = { read: () => Promise.resolve(undefined), unread: () => false };
+
 export function bodySource(req: IncomingMessage, res: ServerResponse): BodySource {
+  if (!hasBody(req)) return NO_BODY;
   let started = false;
   return {
     read() {
@@ -26,7 +30,7 @@ export function bodySource(req: IncomingMessage, res: ServerResponse): BodySourc
       if (awaitingContinue.delete(res)) res.writeContinue();
       return readBody(req);
     },
-    unread: () => !started && hasBody(req) && !req.complete,
+    unread: () => !started && !req.complete,
   };
 }
 
@@ -76,7 +80,16 @@ export function hasBody(req: IncomingMessage): boolean {
  * after the answer rather than kept to drain an upload nobody wants.
  */
 export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
-  response.headers['Content-Length'] = String(Buffer.byteLength(response.body));
+  const length = Buffer.byteLength(response.body);
+  response.headers['Content-Length'] = String(length);
   if (body?.unread()) response.headers.Connection = 'close';
-  res.writeHead(response.status, response.headers).end(response.body);
+  // Headers and body leave in one write of two pieces (the socket is corked until the end): left
+  // to itself, Node would join them into one string first, a copy of the whole answer.
+  const socket = res.socket;
+  socket?.cork();
+  res.writeHead(response.status, response.headers).flushHeaders();
+  // As many bytes as characters: the body is ASCII (nearly every answer is), and as latin1 the
+  // same bytes leave without a pass of UTF-8 encoding.
+  res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
+  socket?.uncork();
 }

@@ -32,8 +32,10 @@ async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<{ valu
   }
 }
 
-async function expectUnavailable(promise: Promise<unknown>): Promise<void> {
-  const outcome = await settlesWithin(promise, HANG_GUARD_MS);
+/** A store must fail by rejecting, never by throwing or by answering at once. */
+async function expectUnavailable(answer: unknown): Promise<void> {
+  expect(answer).toBeInstanceOf(Promise);
+  const outcome = await settlesWithin(answer as Promise<unknown>, HANG_GUARD_MS);
   expect(outcome.error).toBeInstanceOf(KvUnavailableError);
 }
 
@@ -100,6 +102,13 @@ describe.each([
     expect(await store.countUpTo(k, 2, expireAt)).toBeNull();
     expect(await store.get(k)).toBe('2');
     expect(await store.countUpTo(k, 3, expireAt)).toBe(3);
+  });
+
+  it('counts in-process at once, or over the network with a promise', async () => {
+    const store = makeStore();
+    const counted = store.countUpTo(key('sync'), NO_LIMIT, nowSeconds() + 60);
+    if (store instanceof MemoryKvStore) expect(counted).toBe(1);
+    else expect(await counted).toBe(1);
   });
 
   it('concurrent counts each get a distinct value: 1..N exactly once, and none past the limit', async () => {

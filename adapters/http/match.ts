@@ -15,8 +15,12 @@ interface ParamRoute {
   names: (string | null)[];
 }
 
+/** Fixed routes have no parameters: one shared, frozen match each. */
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 export class RouteMatcher {
-  private readonly fixed = new Map<string, Route>();
+  /** Method, then path: no key string to build per request. */
+  private readonly fixed = new Map<string, Map<string, RouteMatch>>();
   private readonly withParams: ParamRoute[] = [];
 
   constructor(routes: readonly Route[]) {
@@ -29,7 +33,9 @@ export class RouteMatcher {
           names: parts.map((p) => (p.startsWith(':') ? p.slice(1) : null)),
         });
       } else {
-        this.fixed.set(`${route.method} ${route.path}`, route);
+        let byPath = this.fixed.get(route.method);
+        if (!byPath) this.fixed.set(route.method, (byPath = new Map()));
+        byPath.set(route.path, Object.freeze({ route, params: NO_PARAMS }));
       }
     }
   }
@@ -38,8 +44,8 @@ export class RouteMatcher {
   match(method: string, rawPath: string): RouteMatch | null {
     const verb = method === 'HEAD' ? 'GET' : method;
     const path = withoutTrailingSlash(rawPath);
-    const route = this.fixed.get(`${verb} ${path}`);
-    if (route) return { route, params: {} };
+    const fixed = this.fixed.get(verb)?.get(path);
+    if (fixed) return fixed;
     const parts = path.split('/').slice(1);
     for (const candidate of this.withParams) {
       if (candidate.route.method !== verb || candidate.segments.length !== parts.length) continue;

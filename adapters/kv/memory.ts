@@ -17,13 +17,14 @@ export class MemoryKvStore implements KvStore {
   /** Expired keys are dropped lazily on read; a sweep past this size keeps unread ones from piling up. */
   private sweepAtSize = 1024;
 
-  async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {
-    this.assertOpen();
+  /** Synchronous: see KvStore.countUpTo. */
+  countUpTo(key: string, limit: number, expireAtUnixSeconds: number): number | null | Promise<number | null> {
+    if (this.closed) return Promise.reject(closedError());
     const entry = this.live(key);
     if (entry) {
       const n = Number(entry.value);
       // Same refusal as Redis's INCR on a non-counter, rather than silently producing NaN.
-      if (!Number.isSafeInteger(n)) throw new TypeError(`value at ${key} is not an integer`);
+      if (!Number.isSafeInteger(n)) return Promise.reject(new TypeError(`value at ${key} is not an integer`));
       if (n >= limit) return null;
       entry.value = String(n + 1);
       return n + 1;
@@ -50,7 +51,7 @@ export class MemoryKvStore implements KvStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new KvUnavailableError('memory store is closed');
+    if (this.closed) throw closedError();
   }
 
   private live(key: string): Entry | undefined {
@@ -70,4 +71,8 @@ export class MemoryKvStore implements KvStore {
       this.sweepAtSize = Math.max(1024, this.entries.size * 2);
     }
   }
+}
+
+function closedError(): KvUnavailableError {
+  return new KvUnavailableError('memory store is closed');
 }

@@ -8,8 +8,12 @@ export interface KvStore {
    * value, or null when it was at the limit (nothing added). On creation the key expires at
    * `expireAtUnixSeconds`. When it rejects, nothing stays counted, even if the store carries the
    * command out later: what a client was refused (503) must not be billed.
+   *
+   * A store that counts in-process answers with the value itself, so that a request waits for no
+   * turn of the event loop on it; a store that asks a server answers with a promise. Failures
+   * always come as a rejected promise, never as a throw.
    */
-  countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null>;
+  countUpTo(key: string, limit: number, expireAtUnixSeconds: number): number | null | Promise<number | null>;
   get(key: string): Promise<string | null>;
   /** `ttlSeconds`, when given, must be a positive integer (Redis rejects anything else). */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
