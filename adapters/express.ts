@@ -5,7 +5,7 @@ import express, { Router, type ErrorRequestHandler, type Express, type Request, 
 import type { App } from './http/app.js';
 import { errorBody } from './http/errors.js';
 import { parseQueryString } from './http/request.js';
-import { readBody, writeResponse } from './node-io.js';
+import { bodySource, type BodySource, writeResponse } from './node-io.js';
 
 /**
  * Answers the API's routes and passes everything else on with `next()`, so the host app's own
@@ -35,27 +35,29 @@ export function createExpressApp(core: App): Express {
 
 async function serve(core: App, req: Request, res: Response): Promise<void> {
   const q = req.url.indexOf('?');
-  const response = await core.handle({
-    method: req.method,
-    path: req.path,
-    query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
-    // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
-    headers: req.headers as Record<string, string | undefined>,
-    body: await bodyOf(req),
-  });
-  writeResponse(res, response);
+  const body = bodyOf(req, res);
+  const response = await core.serve(
+    {
+      method: req.method,
+      path: req.path,
+      query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
+      // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
+      headers: req.headers as Record<string, string | undefined>,
+    },
+    body.read,
+  );
+  writeResponse(res, response, body);
 }
 
 /** A host app may already have consumed the body with its own parser (express.json() and the like). */
-function bodyOf(req: Request): Promise<string | undefined> {
+function bodyOf(req: Request, res: Response): BodySource {
   const parsed: unknown = req.body;
-  if (parsed === undefined || req.readableEnded === false) return readBody(req);
-  if (typeof parsed === 'string') return Promise.resolve(parsed);
-  if (Buffer.isBuffer(parsed)) return Promise.resolve(parsed.toString('utf8'));
-  return Promise.resolve(JSON.stringify(parsed));
+  if (parsed === undefined || req.readableEnded === false) return bodySource(req, res);
+  const text = typeof parsed === 'string' ? parsed : Buffer.isBuffer(parsed) ? parsed.toString('utf8') : JSON.stringify(parsed);
+  return { read: async () => text, unread: () => false };
 }
 
-/** Failures of the adapter itself (an aborted upload): a JSON 500 instead of Express's HTML page. */
+/** Failures of the adapter itself: a JSON 500 instead of Express's HTML page. */
 const jsonErrors: ErrorRequestHandler = (err, _req, res, next) => {
   if (res.headersSent) return next(err);
   res.status(500).type('application/json').send(errorBody('internal error'));

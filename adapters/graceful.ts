@@ -1,21 +1,30 @@
-// Graceful stop for a node:http server: no new connections, requests in flight finish, and their
-// keep-alive connections are closed after the answer instead of idling until their timeout.
+// Graceful stop for a node:http server: no new connections, idle ones closed at once, requests in
+// flight finish (their keep-alive connections close after the answer), and whatever is still open
+// at the deadline is closed. The deadline is needed: `server.close()` stops Node's headers and
+// request timeout checks, so a half-sent request would otherwise hold the server open forever.
 
 import type { Server, ServerResponse } from 'node:http';
 
-/** Call once, right after creating the server; the returned function stops it. */
-export function gracefulStop(server: Server): () => Promise<void> {
+/** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
+export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let stopping: Promise<void> | undefined;
-  server.on('request', (_req, res: ServerResponse) => {
+  const track = (_req: unknown, res: ServerResponse) => {
     // A request that arrives on an open keep-alive connection during the stop is still answered.
     if (stopping) res.setHeader('Connection', 'close');
     inFlight.add(res);
     res.on('close', () => inFlight.delete(res));
-  });
+  };
+  server.on('request', track);
+  server.on('checkContinue', track);
   return () =>
     (stopping ??= new Promise<void>((resolve, reject) => {
-      server.close((err) => (err ? reject(err) : resolve()));
+      const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
+      server.close((err) => {
+        clearTimeout(deadline);
+        if (err) reject(err);
+        else resolve();
+      });
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
     }));

@@ -1,12 +1,43 @@
 // node:http request bodies in and core responses out, shared by the Express and node:http adapters.
+// A body is read only when the core asks for it (its route takes one, key and quota allow it).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from './http/body.js';
+import { HttpError } from './http/errors.js';
 import type { HttpResponse } from './http/request.js';
 
 /**
+ * Responses of requests that sent `Expect: 100-continue` to a server that leaves the answer to
+ * us (see http-server.ts): the client waits for "100 Continue" before sending its body.
+ */
+export const awaitingContinue = new WeakSet<ServerResponse>();
+
+/** A request's body, read on demand; `unread` tells whether an announced body was left on the wire. */
+export interface BodySource {
+  read(): Promise<string | undefined>;
+  unread(): boolean;
+}
+
+/** Requests that announce no body (nearly every GET) share one source instead of making their own. */
+const NO_BODY: BodySource = { read: () => Promise.resolve(undefined), unread: () => false };
+
+export function bodySource(req: IncomingMessage, res: ServerResponse): BodySource {
+  if (!hasBody(req)) return NO_BODY;
+  let started = false;
+  return {
+    read() {
+      started = true;
+      if (awaitingContinue.delete(res)) res.writeContinue();
+      return readBody(req);
+    },
+    unread: () => !started && !req.complete,
+  };
+}
+
+/**
  * Reads the body, buffering at most MAX_BODY_BYTES + 1 bytes: enough for the core to tell the body
- * is too large, without letting a client fill the memory.
+ * is too large, without letting a client fill the memory. How long it may take is the server's
+ * request timeout.
  */
 export function readBody(req: IncomingMessage): Promise<string | undefined> {
   if (!hasBody(req)) return Promise.resolve(undefined);
@@ -26,12 +57,14 @@ export function readBody(req: IncomingMessage): Promise<string | undefined> {
       if (size > MAX_BODY_BYTES) settle();
     });
     req.on('end', settle);
-    req.on('error', (err) => {
-      if (!settled) {
-        settled = true;
-        reject(err);
-      }
-    });
+    // A client that went away or timed out mid-upload: nobody is left to read the answer.
+    const cutOff = () => {
+      if (settled) return;
+      settled = true;
+      reject(new HttpError(400, 'request body was cut off'));
+    };
+    req.on('error', cutOff);
+    req.on('close', () => (req.complete ? settle() : cutOff()));
   });
 }
 
@@ -41,8 +74,22 @@ export function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** A known length instead of chunked encoding: less framing, and the answer leaves in one write. */
-export function writeResponse(res: ServerResponse, response: HttpResponse): void {
-  response.headers['Content-Length'] = String(Buffer.byteLength(response.body));
-  res.writeHead(response.status, response.headers).end(response.body);
+/**
+ * A known length instead of chunked encoding: less framing, and the answer leaves in one write.
+ * When the body was never read (the request was refused before it), the connection is closed
+ * after the answer rather than kept to drain an upload nobody wants.
+ */
+export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
+  const length = Buffer.byteLength(response.body);
+  response.headers['Content-Length'] = String(length);
+  if (body?.unread()) response.headers.Connection = 'close';
+  // Headers and body leave in one write of two pieces (the socket is corked until the end): left
+  // to itself, Node would join them into one string first, a copy of the whole answer.
+  const socket = res.socket;
+  socket?.cork();
+  res.writeHead(response.status, response.headers).flushHeaders();
+  // As many bytes as characters: the body is ASCII (nearly every answer is), and as latin1 the
+  // same bytes leave without a pass of UTF-8 encoding.
+  res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
+  socket?.uncork();
 }

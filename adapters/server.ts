@@ -1,14 +1,16 @@
 // `npm start`: the API as a self-hosted server, on Express (default) or plain node:http
 // (SERVER=node), configured from the environment. SIGTERM/SIGINT stop it gracefully: no new
-// connections, requests in flight finish, then the KV store is closed.
+// connections, requests in flight finish within SHUTDOWN_TIMEOUT_MS, then the KV store is closed.
+// SIGHUP reloads the data (SNAPSHOT_PATH or DATA_DIR) from disk without stopping.
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createExpressApp } from './express.js';
 import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
-import { createNodeServer } from './node.js';
+import { createHttpServer } from './http-server.js';
+import { createNodeHandler } from './node.js';
+import { reload, switchableCore } from './reload.js';
 import { startService } from './startup.js';
 
 export interface RunningServer {
@@ -16,8 +18,10 @@ export interface RunningServer {
   /** The generated key when API_KEYS was not set (development only). */
   devKey?: string;
   server: Server;
-  /** Stops accepting connections, waits for requests in flight, then closes the KV store. */
+  /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
   close(): Promise<void>;
+  /** Reloads the data from disk and serves it from now on; false (and logged) when it does not load. */
+  reload(): Promise<boolean>;
 }
 
 export async function startServer(
@@ -25,9 +29,13 @@ export async function startServer(
   options: { host?: string } = {},
 ): Promise<RunningServer> {
   const config = readConfig(env);
-  const { core, devKey } = await startService(config);
-  const server = config.server === 'node' ? createNodeServer(core) : createServer(createExpressApp(core));
-  const stop = gracefulStop(server);
+  // Express is an optional peer of the package: loaded only for the Express server, and before
+  // anything is opened, so a missing package leaves nothing to close.
+  const express = config.server === 'express' ? await import('./express.js') : undefined;
+  const service = await startService(config);
+  const core = switchableCore(service.core);
+  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits);
+  const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -40,17 +48,21 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
+  // One reload at a time, in the order the signals came.
+  let reloading = Promise.resolve(true);
   return {
     url: `http://${options.host ?? 'localhost'}:${port}`,
-    devKey,
+    devKey: service.devKey,
     server,
     close: () => (closing ??= stop().then(() => core.close())),
+    reload: () => (reloading = reloading.then(() => reload(core, service.loadCore, service.logger))),
   };
 }
 
 /**
- * Runs the server as a process: prints its URL (and a development key), stops gracefully on
- * SIGTERM / SIGINT and exits. `npm start` and `carrier-locations serve` run this.
+ * Runs the server as a process: prints its URL (and a development key), reloads its data on
+ * SIGHUP, stops gracefully on SIGTERM / SIGINT and exits. `npm start` and `carrier-locations serve`
+ * run this.
  */
 export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
   let running: RunningServer;
@@ -77,6 +89,7 @@ export async function runServer(env: Record<string, string | undefined> = proces
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => void running.reload());
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

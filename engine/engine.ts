@@ -51,8 +51,11 @@ export interface Engine {
   /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
   carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number }): CarrierBatchResult;
   coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
-  /** Schedules of carriers with `schedules: true`; others throw NotFoundError. */
-  serviceDays(carrierId: string, query: ServiceDaysQuery): ServiceDaysResult;
+  /**
+   * Schedules of carriers with `schedules: true`; others throw NotFoundError. Without `date`, the
+   * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
+   */
+  serviceDays(carrierId: string, query: ServiceDaysQuery, options?: { now?: Date }): ServiceDaysResult;
   transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult;
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: DropPointsQuery): LocationPage;
@@ -84,7 +87,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
     carrierBatch: (id, body, options) => lookups.batch(id, body, limit(options)),
     coverage: (id, query = {}) => lookups.coverage(id, query),
-    serviceDays: (id, query) => schedules.serviceDays(id, query),
+    serviceDays: (id, query, options) => schedules.serviceDays(id, query, options?.now ?? new Date()),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
     dropPoints: (query) => dropPoints.around(query),

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { placeKey } from './names.js';
+import { US_TERRITORIES } from './us-states.js';
 
 export interface GazetteerTable {
   /** 5-digit ZIPs as numbers, ascending. */
@@ -37,7 +38,10 @@ export function defaultZipFile(): string {
 
 /**
  * Parses a GeoNames postal-code file. Rows without a state code (military APO/FPO/DPO) are not
- * US places and are left out; a ZIP listed twice keeps its first civilian row.
+ * US places and are left out; a ZIP listed twice keeps its first civilian row. GeoNames files the
+ * US territories as countries of their own (PR.txt, VI.txt, GU.txt, ...): their rows count, with
+ * the country code as the state, so a file holding them (allCountries.txt, or US.txt with the
+ * territories' files appended) makes them places like any state.
  */
 export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTable {
   const rows: string[][] = parse(readFileSync(zipFile, 'utf8'), {
@@ -48,8 +52,9 @@ export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTabl
   });
   const byZip = new Map<number, { city: string; state: string; lat: number; lng: number }>();
   for (const row of rows) {
-    const [country, zip, city, , state, , , , , lat, lng] = row;
-    if (country !== 'US' || !/^\d{5}$/.test(zip) || !state || !/^[A-Z]{2}$/.test(state)) continue;
+    const [country, zip, city, , adminCode, , , , , lat, lng] = row;
+    const state = US_TERRITORIES.has(country) ? country : country === 'US' ? adminCode : '';
+    if (!/^\d{5}$/.test(zip) || !/^[A-Z]{2}$/.test(state)) continue;
     const latitude = Number(lat);
     const longitude = Number(lng);
     if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;

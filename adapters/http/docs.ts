@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorBody } from './errors.js';
 import type { HttpResponse } from './request.js';
 
 const ASSETS: Record<string, string> = {
@@ -50,8 +51,17 @@ export function swaggerUiDir(): string | null {
 
 export const DOCS_ASSETS = Object.keys(ASSETS);
 
-/** Answers `/docs`, `/docs/` and `/docs/<asset>`; null for any other path. */
+const notInstalled = (): HttpResponse => ({
+  status: 404,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  body: errorBody('the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is at /openapi.json'),
+});
+
+/** Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path. */
 export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {
+  // swagger-ui-dist is an optional peer of the package: without it, say so rather than serve a page
+  // whose script and styles are missing.
+  if (!dir) return (path) => (path === '/docs' || path.startsWith('/docs/') ? notInstalled() : null);
   const cache = new Map<string, string>();
   const ok = (type: string, body: string, maxAge: number): HttpResponse => ({
     status: 200,
@@ -63,10 +73,11 @@ export function createDocs(dir: string | null = swaggerUiDir()): (path: string) 
     if (path === '/docs') return ok('text/html; charset=utf-8', page('docs/', 'openapi.json'), 300);
     if (path === '/docs/') return ok('text/html; charset=utf-8', page('./', '../openapi.json'), 300);
     if (!path.startsWith('/docs/')) return null;
-    const name = path.slice('/docs/'.length);
+    const name = path.slice('/docs/'.length).replace(/\/$/, '');
     if (name === 'init.js') return ok('text/javascript; charset=utf-8', INIT_SCRIPT, 300);
-    const type = ASSETS[name];
-    if (!type || !dir) return null;
+    // Own properties only: `constructor` or `__proto__` are names of Object.prototype, not assets.
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!type) return null;
     let body = cache.get(name);
     if (body === undefined) {
       body = readFileSync(join(dir, name), 'utf8');

@@ -15,8 +15,12 @@ interface ParamRoute {
   names: (string | null)[];
 }
 
+/** Fixed routes have no parameters: one shared, frozen match each. */
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 export class RouteMatcher {
-  private readonly fixed = new Map<string, Route>();
+  /** Method, then path: no key string to build per request. */
+  private readonly fixed = new Map<string, Map<string, RouteMatch>>();
   private readonly withParams: ParamRoute[] = [];
 
   constructor(routes: readonly Route[]) {
@@ -29,17 +33,19 @@ export class RouteMatcher {
           names: parts.map((p) => (p.startsWith(':') ? p.slice(1) : null)),
         });
       } else {
-        this.fixed.set(`${route.method} ${route.path}`, route);
+        let byPath = this.fixed.get(route.method);
+        if (!byPath) this.fixed.set(route.method, (byPath = new Map()));
+        byPath.set(route.path, Object.freeze({ route, params: NO_PARAMS }));
       }
     }
   }
 
-  /** HEAD is answered as GET; one trailing slash is ignored, as Express does by default. */
+  /** HEAD is answered as GET; one trailing slash is ignored. */
   match(method: string, rawPath: string): RouteMatch | null {
     const verb = method === 'HEAD' ? 'GET' : method;
-    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
-    const route = this.fixed.get(`${verb} ${path}`);
-    if (route) return { route, params: {} };
+    const path = withoutTrailingSlash(rawPath);
+    const fixed = this.fixed.get(verb)?.get(path);
+    if (fixed) return fixed;
     const parts = path.split('/').slice(1);
     for (const candidate of this.withParams) {
       if (candidate.route.method !== verb || candidate.segments.length !== parts.length) continue;
@@ -48,6 +54,11 @@ export class RouteMatcher {
     }
     return null;
   }
+}
+
+/** One trailing slash is ignored on every path, as Express does by default. */
+export function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function matchSegments(candidate: ParamRoute, parts: string[]): Record<string, string> | null {

@@ -20,29 +20,78 @@ export interface QuotaDecision {
  */
 const COUNTER_GRACE_SECONDS = 24 * 60 * 60;
 
-/**
- * Counts one call against the key's monthly quota (UTC calendar month). The single atomic increment
- * is the whole decision: the N callers that see 1..N are allowed and every later one is refused, so
- * exactly N calls pass however many run at once, in one process or many sharing one Redis.
- * Refused calls also increment, which only moves the counter further past the limit; `used` and
- * `remaining` are reported from the capped value, so they describe answered calls.
- * Rejects with `KvUnavailableError` when the store cannot answer.
- */
-export async function consumeQuota(kv: KvStore, key: ApiKeyRecord, now: Date = new Date()): Promise<QuotaDecision> {
+/** A UTC calendar month: what every request in it shares, worked out once. */
+interface Month {
+  startMs: number;
+  endMs: number;
+  /** `2026-11`, the last part of each counter's name. */
+  label: string;
+  resetEpochSeconds: number;
+  /** Counter names by key id; only keys from the key ring get here, so it stays that small. */
+  counters: Map<string, string>;
+}
+
+let current: Month | undefined;
+
+/** The month holding `nowMs`. The last one worked out is kept: nearly every request falls in it. */
+function monthAt(nowMs: number): Month {
+  if (current && nowMs >= current.startMs && nowMs < current.endMs) return current;
+  const now = new Date(nowMs);
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
-  const resetEpochSeconds = Date.UTC(year, month + 1, 1) / 1000;
-  const counterKey = `quota:${key.id}:${year}-${String(month + 1).padStart(2, '0')}`;
-  const count = await kv.increment(counterKey, resetEpochSeconds + COUNTER_GRACE_SECONDS);
+  const endMs = Date.UTC(year, month + 1, 1);
+  current = {
+    startMs: Date.UTC(year, month, 1),
+    endMs,
+    label: `${year}-${String(month + 1).padStart(2, '0')}`,
+    resetEpochSeconds: endMs / 1000,
+    counters: new Map(),
+  };
+  return current;
+}
+
+function counterName(month: Month, key: ApiKeyRecord): string {
+  let name = month.counters.get(key.id);
+  if (name === undefined) {
+    name = `quota:${key.id}:${month.label}`;
+    month.counters.set(key.id, name);
+  }
+  return name;
+}
+
+/**
+ * Counts one call against the key's monthly quota (UTC calendar month). The single atomic count
+ * is the whole decision: the N callers that see 1..N are allowed and every later one is refused
+ * without counting, so exactly N calls pass however many run at once, in one process or many
+ * sharing one Redis. Rejects with `KvUnavailableError` when the store cannot answer in time, and
+ * then nothing is counted (the store takes back what it applies late), so a 503 costs nothing.
+ *
+ * A store that counts in-process (the memory store) answers at once, and so does this: the decision
+ * itself, with no promise and no turn of the event loop in between. Otherwise a promise of it.
+ */
+export function consumeQuota(kv: KvStore, key: ApiKeyRecord, nowMs: number = Date.now()): QuotaDecision | Promise<QuotaDecision> {
+  const month = monthAt(nowMs);
+  const count = kv.countUpTo(counterName(month, key), key.monthlyQuota, month.resetEpochSeconds + COUNTER_GRACE_SECONDS);
+  if (count === null || typeof count === 'number') return decide(key, month, count, nowMs);
+  return decideLater(key, month, count, nowMs);
+}
+
+/** A native promise whatever kind the store returned, so that callers can tell it from a decision. */
+async function decideLater(key: ApiKeyRecord, month: Month, count: PromiseLike<number | null>, nowMs: number): Promise<QuotaDecision> {
+  return decide(key, month, await count, nowMs);
+}
+
+function decide(key: ApiKeyRecord, month: Month, count: number | null, nowMs: number): QuotaDecision {
   const limit = key.monthlyQuota;
-  const allowed = count <= limit;
+  const allowed = count !== null;
+  const used = count ?? limit;
   return {
     allowed,
     limit,
-    used: Math.min(count, limit),
-    remaining: Math.max(0, limit - count),
-    resetEpochSeconds,
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(resetEpochSeconds - now.getTime() / 1000)),
+    used,
+    remaining: limit - used,
+    resetEpochSeconds: month.resetEpochSeconds,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(month.resetEpochSeconds - nowMs / 1000)),
   };
 }
 

@@ -2,6 +2,7 @@
 // parsing helpers the adapters share so Express, node:http and Lambda see identical input.
 
 import { randomUUID } from 'node:crypto';
+import { parse } from 'fast-querystring';
 
 /** Repeated parameters (`?a=1&a=2`) arrive as arrays; validation decides whether that is allowed. */
 export type Query = Record<string, string | string[] | undefined>;
@@ -24,14 +25,13 @@ export interface HttpResponse {
 }
 
 /**
- * Parses `a=1&b=2&a=3` (no leading `?`). A null-prototype object, so a parameter named
- * `__proto__` or `constructor` is just data.
+ * Parses `a=1&b=2&a=3` (no leading `?`), `+` as a space, repeated names as arrays. The object has
+ * no Object.prototype, so a parameter named `__proto__` or `constructor` is just data. Malformed
+ * percent-encoding is kept as typed, as in path parameters. fast-querystring does this in a single
+ * pass, several times faster than URLSearchParams on the short queries this API takes.
  */
 export function parseQueryString(search: string): Query {
-  const query: Query = Object.create(null);
-  if (search === '') return query;
-  for (const [name, value] of new URLSearchParams(search)) addQueryValue(query, name, value);
-  return query;
+  return parse(search) as Query;
 }
 
 export function addQueryValue(query: Query, name: string, value: string): void {

@@ -8,8 +8,8 @@ interface Entry {
 
 /**
  * Per-process store: the default, and right for a single server. Counters are exact within one
- * process because JavaScript runs each increment to completion; copies of the service do not share
- * it, which is what `REDIS_URL` is for.
+ * process because JavaScript runs each count to completion, and it never fails half-way; copies of
+ * the service do not share it, which is what `REDIS_URL` is for.
  */
 export class MemoryKvStore implements KvStore {
   private readonly entries = new Map<string, Entry>();
@@ -17,16 +17,19 @@ export class MemoryKvStore implements KvStore {
   /** Expired keys are dropped lazily on read; a sweep past this size keeps unread ones from piling up. */
   private sweepAtSize = 1024;
 
-  async increment(key: string, expireAtUnixSeconds: number): Promise<number> {
-    this.assertOpen();
+  /** Synchronous: see KvStore.countUpTo. */
+  countUpTo(key: string, limit: number, expireAtUnixSeconds: number): number | null | Promise<number | null> {
+    if (this.closed) return Promise.reject(closedError());
     const entry = this.live(key);
     if (entry) {
       const n = Number(entry.value);
       // Same refusal as Redis's INCR on a non-counter, rather than silently producing NaN.
-      if (!Number.isSafeInteger(n)) throw new TypeError(`value at ${key} is not an integer`);
+      if (!Number.isSafeInteger(n)) return Promise.reject(new TypeError(`value at ${key} is not an integer`));
+      if (n >= limit) return null;
       entry.value = String(n + 1);
       return n + 1;
     }
+    if (limit < 1) return null;
     this.write(key, { value: '1', expiresAt: expireAtUnixSeconds * 1000 });
     return 1;
   }
@@ -48,7 +51,7 @@ export class MemoryKvStore implements KvStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new KvUnavailableError('memory store is closed');
+    if (this.closed) throw closedError();
   }
 
   private live(key: string): Entry | undefined {
@@ -68,4 +71,8 @@ export class MemoryKvStore implements KvStore {
       this.sweepAtSize = Math.max(1024, this.entries.size * 2);
     }
   }
+}
+
+function closedError(): KvUnavailableError {
+  return new KvUnavailableError('memory store is closed');
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { assertTtl, KvUnavailableError, type KvStore } from './store.js';
 
@@ -11,33 +12,60 @@ export interface RedisKvOptions {
   timeoutMs?: number;
 }
 
-// INCR and the expiry in one script: atomic on the server, one round trip, and the expiry is set only
-// by the call that created the key, so a counter never outlives its month nor loses its deadline.
-const INCREMENT_WITH_EXPIRY = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[1]) end
+// The count, its limit and the expiry in one script: atomic on the server, one round trip; the
+// expiry is set only by the call that created the key, so a counter never outlives its month nor
+// loses its deadline. A call at the limit adds nothing, so the counter is the number of calls
+// allowed. ARGV[3] is the moment (ms, Redis's clock) the caller stops waiting: a command that
+// reaches Redis later (a stalled server waking up, a slow network) does nothing and says so (-1).
+const COUNT_UP_TO = `
+local now = redis.call('TIME')
+if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[3]) then return -1 end
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n >= tonumber(ARGV[1]) then return 0 end
+n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[2]) end
 return n
 `;
 
-type ScriptedRedis = Redis & { incrementWithExpiry(key: string, expireAt: number): Promise<number> };
+// Takes back one call counted for a request that was answered 503, once per take-back id (KEYS[2]
+// marks it done), so retrying after a lost reply never takes back twice.
+const TAKE_BACK = `
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', 86400) then
+  local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if n > 0 then redis.call('DECR', KEYS[1]) end
+end
+return 1
+`;
+
+type ScriptedRedis = Redis & {
+  countUpTo(key: string, limit: number, expireAt: number, deadlineMs: number): Promise<number>;
+  takeBack(key: string, marker: string): Promise<number>;
+};
 
 /**
- * Redis-backed store shared by every copy of the service. When Redis goes away, operations fail
- * within about `timeoutMs` with `KvUnavailableError` instead of queueing, and the client reconnects
- * in the background so the same store works again once Redis is back.
+ * Redis-backed store shared by every copy of the service. When Redis goes away or stalls,
+ * operations fail within about `timeoutMs` with `KvUnavailableError` instead of queueing, and the
+ * client reconnects in the background so the same store works again once Redis is back.
+ *
+ * A count that timed out is never billed: Redis ignores it if it arrives after the caller's
+ * deadline, and if Redis did count it but answered late, the store takes the call back (retried
+ * until Redis confirms). The one case left is a count that Redis applied in time while the
+ * connection broke before its answer arrived: it stays counted.
  */
 export class RedisKvStore implements KvStore {
   private readonly client: ScriptedRedis;
   private readonly timeoutMs: number;
   private pendingReady: Promise<void> | undefined;
+  /** Calls to take back (take-back id -> counter key) that Redis has not confirmed yet. */
+  private readonly owed = new Map<string, string>();
+  private paying = false;
 
   constructor(url: string, options: RedisKvOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 1000;
     this.client = new Redis(url, {
       connectTimeout: this.timeoutMs,
-      commandTimeout: this.timeoutMs,
       // No offline queue: a command issued while disconnected fails now rather than waiting for a
-      // reconnect that may never come, and is never replayed later (a replayed INCR would count twice).
+      // reconnect that may never come, and is never replayed later (a replayed count would count twice).
       enableOfflineQueue: false,
       // Commands in flight when the connection drops are failed at once, not resent on reconnect:
       // the server may already have applied them.
@@ -45,14 +73,24 @@ export class RedisKvStore implements KvStore {
       autoResendUnfulfilledCommands: false,
       retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
     }) as ScriptedRedis;
-    this.client.defineCommand('incrementWithExpiry', { lua: INCREMENT_WITH_EXPIRY, numberOfKeys: 1 });
+    this.client.defineCommand('countUpTo', { lua: COUNT_UP_TO, numberOfKeys: 1 });
+    this.client.defineCommand('takeBack', { lua: TAKE_BACK, numberOfKeys: 2 });
     const onError = options.onError ?? (() => {});
     this.client.on('error', (err: Error) => onError(err));
+    this.client.on('ready', () => void this.payBack());
   }
 
-  async increment(key: string, expireAtUnixSeconds: number): Promise<number> {
+  async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {
     await this.whenReady();
-    return this.run(() => this.client.incrementWithExpiry(key, Math.floor(expireAtUnixSeconds)));
+    const n = await this.run(
+      () => this.client.countUpTo(key, limit, Math.floor(expireAtUnixSeconds), Date.now() + this.timeoutMs),
+      (late) => {
+        if (late > 0) this.takeBack(key);
+      },
+    );
+    if (this.owed.size > 0) void this.payBack(); // Redis answers again: settle what is owed
+    if (n < 0) throw new KvUnavailableError('redis answered after the deadline (nothing was counted)');
+    return n === 0 ? null : n;
   }
 
   async get(key: string): Promise<string | null> {
@@ -71,8 +109,11 @@ export class RedisKvStore implements KvStore {
   async close(): Promise<void> {
     if (this.client.status === 'end') return;
     try {
-      // QUIT lets Redis finish what this client already sent; bounded by commandTimeout.
-      if (this.client.status === 'ready') await this.client.quit();
+      if (this.client.status === 'ready') {
+        await this.payBack();
+        // QUIT lets Redis finish what this client already sent.
+        await this.run(() => this.client.quit());
+      }
     } catch {
       // The connection is going away either way.
     } finally {
@@ -80,12 +121,52 @@ export class RedisKvStore implements KvStore {
     }
   }
 
-  private async run<T>(op: () => Promise<T>): Promise<T> {
+  private takeBack(key: string): void {
+    this.owed.set(randomUUID(), key);
+    void this.payBack();
+  }
+
+  /** Settles what is owed, one at a time; what fails stays owed until Redis answers again. */
+  private async payBack(): Promise<void> {
+    if (this.paying) return;
+    this.paying = true;
     try {
-      return await op();
-    } catch (err) {
-      throw new KvUnavailableError(`redis: ${(err as Error).message}`, { cause: err });
+      for (const [id, key] of this.owed) {
+        if (this.client.status !== 'ready') return;
+        await this.run(() => this.client.takeBack(key, `quota-take-back:${id}`));
+        this.owed.delete(id);
+      }
+    } catch {
+      // Still owed: retried after the next answer from Redis or the next reconnect.
+    } finally {
+      this.paying = false;
     }
+  }
+
+  /**
+   * Runs a command, failing with `KvUnavailableError` after `timeoutMs`. The command itself goes on
+   * (Redis answers in order, or never); `late` receives an answer that comes after the timeout.
+   */
+  private run<T>(op: () => Promise<T>, late?: (value: T) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        reject(new KvUnavailableError(`redis did not answer within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      op().then(
+        (value) => {
+          if (timedOut) return late?.(value);
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: Error) => {
+          if (timedOut) return;
+          clearTimeout(timer);
+          reject(new KvUnavailableError(`redis: ${err.message}`, { cause: err }));
+        },
+      );
+    });
   }
 
   /**

@@ -3,8 +3,17 @@
  * and the health probe's scratch key. Every runtime adapter talks to it through this interface.
  */
 export interface KvStore {
-  /** Atomically adds 1 to the counter at `key`; on creation the key expires at `expireAtUnixSeconds`. Returns the new value. */
-  increment(key: string, expireAtUnixSeconds: number): Promise<number>;
+  /**
+   * Atomically adds 1 to the counter at `key` unless it is already at `limit`, and returns the new
+   * value, or null when it was at the limit (nothing added). On creation the key expires at
+   * `expireAtUnixSeconds`. When it rejects, nothing stays counted, even if the store carries the
+   * command out later: what a client was refused (503) must not be billed.
+   *
+   * A store that counts in-process answers with the value itself, so that a request waits for no
+   * turn of the event loop on it; a store that asks a server answers with a promise. Failures
+   * always come as a rejected promise, never as a throw.
+   */
+  countUpTo(key: string, limit: number, expireAtUnixSeconds: number): number | null | Promise<number | null>;
   get(key: string): Promise<string | null>;
   /** `ttlSeconds`, when given, must be a positive integer (Redis rejects anything else). */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, createEngine, DatasetError, InvalidInputError, NotFoundError, type Engine } from '../../engine/index.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
+import { gazetteerRow } from './geonames-rows.js';
 
 const TOLERANCE = 0.05 + 1e-9;
 const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
@@ -24,10 +25,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
   releaseStableSampleDir();
 });
-
-/** GeoNames columns: country, zip, place, admin1 name, state, admin2 name, admin2 code, admin3 name, admin3 code, lat, lng, accuracy. */
-const gazetteerRow = (zip: string, place: string, state: string, lat: number, lng: number) =>
-  ['US', zip, place, state ? `${state} name` : '', state, '', '', '', '', String(lat), String(lng), '1'].join('\t');
 
 const TINY_ZIPS = [
   gazetteerRow('10001', 'Alpha', 'NY', 40.0, -75.0),
@@ -206,7 +203,7 @@ describe('a valid tiny dataset', () => {
     expect(engine.coverage('carrier-a', { state: 'NY' })).toEqual({
       success: true,
       totalLocations: 2,
-      states: [{ state: 'NY', locations: 2, zipsServed: 2 }],
+      states: [{ state: 'NY', country: 'US', locations: 2, zipsServed: 2 }],
       countries: [{ country: 'US', locations: 2 }],
     });
     expect(engine.carrierLocations('carrier-y', { state: 'ny' }).locations.map((l) => l.terminalCode)).toEqual(['Y1']);
@@ -311,8 +308,8 @@ describe('invalid datasets list every bad row', () => {
     const carriers = [...CARRIERS, { ...CARRIERS[0] }, { id: 'Bad Id', name: '', scac: 'x', kind: 'boat', unified: 'yes', canReach: true, lookup: 'zip' }];
     const dir = writeDataset('bad-carriers', { 'carriers.json': JSON.stringify(carriers), 'terminals.csv': TERMINAL_HEADER, 'service-points.csv': SP_HEADER });
     const message = datasetError(() => createEngine({ dataDir: dir, zipFile: tinyZipFile() })).message;
-    expect(message).toMatch(/duplicate/);
-    for (const field of ['id', 'name', 'scac', 'kind', 'unified']) expect(message).toContain(`.${field}`);
+    expect(message).toMatch(/carrier id "carrier-y" is already used on line/);
+    for (const field of ['id', 'name', 'scac', 'kind', 'unified']) expect(message).toMatch(new RegExp(`carriers\\.json:1: error: ${field} `));
   });
 });
 

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 
 export const EARTH_RADIUS_MILES = 3958.8;
+/** Territories with USPS ZIPs that GeoNames files as countries of their own (README: Geography). */
+export const US_TERRITORIES = ['AS', 'GU', 'MP', 'PR', 'PW', 'VI'];
 const RAD = Math.PI / 180;
 
 /** Great-circle miles (haversine on a sphere of radius 3958.8 mi). */
@@ -142,18 +144,21 @@ export class Oracle {
   private readonly usLocsByZip = new Map<string, Loc[]>();
 
   constructor(dataDir: string, zipFile: string) {
-    // --- gazetteer: tab-separated; col 2 ZIP, 3 place, 5 state, 10 lat, 11 lng; no state = military.
+    // --- gazetteer: tab-separated; col 1 country, 2 ZIP, 3 place, 5 state, 10 lat, 11 lng; no state =
+    // military. GeoNames files the US territories as countries: their country code is their state.
     const seen = new Set<string>();
     for (const line of readFileSync(zipFile, 'utf8').split(/\r?\n/)) {
       const col = line.split('\t');
       if (col.length < 11 || !/^\d{5}$/.test(col[1])) continue;
-      if (col[4] === '') {
+      const state = US_TERRITORIES.includes(col[0]) ? col[0] : col[0] === 'US' ? col[4] : undefined;
+      if (state === undefined) continue;
+      if (state === '') {
         this.militaryZips.push(col[1]);
         continue;
       }
       if (seen.has(col[1])) continue;
       seen.add(col[1]);
-      this.zips.push({ zip: col[1], city: col[2], state: col[4], lat: Number(col[9]), lng: Number(col[10]) });
+      this.zips.push({ zip: col[1], city: col[2], state, lat: Number(col[9]), lng: Number(col[10]) });
     }
     this.zips.sort((a, b) => cmp(a.zip, b.zip));
     this.militaryZips = this.militaryZips.filter((z) => !seen.has(z));

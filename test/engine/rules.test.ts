@@ -372,20 +372,26 @@ describe('per-carrier text search', () => {
 });
 
 describe('coverage statistics', () => {
-  /** Coverage computed from the raw rows: locations by state and country, distinct ZIPs served by state. */
+  /**
+   * Coverage computed from the raw rows: locations by country and first-level division (the state
+   * column), distinct ZIPs served by US state, locations by country.
+   */
   function expectedCoverage(carrier: string, state?: string) {
     const locs = carrierLocs(carrier).filter((l) => state === undefined || l.state === state);
     const points = carrierPoints(carrier).filter((p) => state === undefined || p.state === state);
-    const states = new Map<string, { locations: number; zips: Set<string> }>();
-    const entry = (s: string) => states.get(s) ?? states.set(s, { locations: 0, zips: new Set() }).get(s)!;
-    for (const l of locs) if (l.country === 'US') entry(l.state).locations++;
-    for (const p of points) entry(p.state).zips.add(p.zip);
+    const states = new Map<string, { state: string; country: string; locations: number; zips: Set<string> }>();
+    const entry = (country: string, s: string) =>
+      states.get(`${country} ${s}`) ?? states.set(`${country} ${s}`, { state: s, country, locations: 0, zips: new Set() }).get(`${country} ${s}`)!;
+    for (const l of locs) if (l.state !== '') entry(l.country, l.state).locations++;
+    for (const p of points) entry('US', p.state).zips.add(p.zip);
     const countries = new Map<string, number>();
     for (const l of locs) countries.set(l.country, (countries.get(l.country) ?? 0) + 1);
+    const byCountryThenState = (a: { country: string; state: string }, b: { country: string; state: string }) =>
+      a.country < b.country ? -1 : a.country > b.country ? 1 : a.state < b.state ? -1 : a.state > b.state ? 1 : 0;
     return {
       success: true,
       totalLocations: locs.length,
-      states: [...states].sort(([a], [b]) => (a < b ? -1 : 1)).map(([s, v]) => ({ state: s, locations: v.locations, zipsServed: v.zips.size })),
+      states: [...states.values()].sort(byCountryThenState).map((v) => ({ state: v.state, country: v.country, locations: v.locations, zipsServed: v.zips.size })),
       countries: [...countries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([country, n]) => ({ country, locations: n })),
     };
   }
@@ -428,14 +434,20 @@ describe('coverage statistics', () => {
     expect(all.countries.length).toBeGreaterThanOrEqual(120);
   });
 
-  it('carrier-h: `states` holds US states only, never foreign admin codes summed across countries', () => {
-    // carrier-h has terminals in CA and MX whose `state` column holds GeoNames admin1 codes; the same
-    // code (e.g. "10") names a Canadian province and a Mexican state. A `states` entry keyed "10" would
-    // add up locations of two unrelated regions; US state statistics are what the field describes.
+  it('carrier-h and carrier-c: foreign offices are grouped by country and named division, never by a code shared between countries', () => {
     const result = engine.coverage('carrier-h', {});
     expect(result.totalLocations).toBe(carrierLocs('carrier-h').length);
-    expect(result.countries).toEqual(expectedCoverage('carrier-h').countries);
-    expect(result.states).toEqual(expectedCoverage('carrier-h').states);
+    expect(result).toEqual(expectedCoverage('carrier-h'));
+    const countries = new Set(result.states.map((s) => s.country));
+    expect([...countries].sort()).toEqual(['CA', 'MX', 'US']);
+    // GeoNames' numeric codes ("08" is Ontario and a Mexican state) never reach the data
+    expect(result.states.filter((s) => /^\d+$/.test(s.state))).toEqual([]);
+    expect(result.states).toContainEqual(expect.objectContaining({ state: 'Ontario', country: 'CA' }));
+    const worldwide = engine.coverage('carrier-c', {});
+    expect(worldwide).toEqual(expectedCoverage('carrier-c'));
+    expect(worldwide.states.every((s) => s.state !== '' && !/^\d+$/.test(s.state))).toBe(true);
+    const paris = carrierLocs('carrier-c').find((l) => l.country === 'FR' && l.city === 'Paris');
+    expect(paris?.state).toBe('Île-de-France');
   });
 });
 
@@ -492,12 +504,12 @@ describe('carrier-a service days', () => {
     );
   });
 
-  it('without a date: the next service day after today (UTC)', () => {
-    const p = carrierPoints('carrier-a').find((q) => q.serviceDays === 'MWF')!;
-    const before = new Date().toISOString().slice(0, 10);
-    const result = engine.serviceDays('carrier-a', { zip: p.zip });
-    const after = new Date().toISOString().slice(0, 10);
-    expect([nextDay(before, 'MWF'), nextDay(after, 'MWF')]).toContain(result.nextPickupDate);
+  it('without a date: the next service day after today where the ZIP is, by the clock passed in', () => {
+    // Wednesday 2025-01-08 at 20:00 UTC is Wednesday in every US zone (15:00 in New York, 10:00 in Honolulu)
+    const now = new Date('2025-01-08T20:00:00Z');
+    for (const p of carrierPoints('carrier-a').filter((_, i) => i % 97 === 0)) {
+      expect(engine.serviceDays('carrier-a', { zip: p.zip, city: p.city }, { now }).nextPickupDate, p.zip).toBe(nextDay('2025-01-08', p.serviceDays));
+    }
   });
 
   it('dates stay YYYY-MM-DD at the end of the calendar (9999-12-31 is a valid date input)', () => {

@@ -13,9 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hits } from '../../engine/hits.js';
 import { createEngine, type Engine } from '../../engine/index.js';
 import { LocationIndex } from '../../engine/location-index.js';
-
-const gazetteerRow = (zip: string, place: string, state: string, lat: number, lng: number) =>
-  ['US', zip, place, `${state} name`, state, '', '', '', '', String(lat), String(lng), '1'].join('\t');
+import { gazetteerRow } from './geonames-rows.js';
 
 const ZIPS = [
   gazetteerRow('10001', 'Origin', 'NY', 40.0, -75.0),

@@ -304,11 +304,13 @@ export function apiCases(engine: Engine): ApiCase[] {
     },
     { name: 'carrier-c batch with a bad code', request: post('/api/carrier-c-location/batch', json({ country_codes: ['USA'] })), status: 400, error: /country_codes/ },
     {
+      // Names like Bünde: a body that is not ASCII arrives whole, as UTF-8.
       name: 'carrier-c country',
       request: get('/api/carrier-c-location/country/DE'),
       status: 200,
       schema: res.locationPageSchema,
-      check: (b) => expect(b.total).toBeGreaterThan(0),
+      expected: () => engine.countryLocations('carrier-c', 'DE'),
+      check: (b) => expect(JSON.stringify(b)).toMatch(/[^\x00-\x7f]/),
     },
     {
       name: 'carrier-a list by ZIP and city',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadKeys, readConfig } from '../../adapters/http/config.js';
+import { ConfigError, DEFAULT_LIMITS, loadKeys, readConfig } from '../../adapters/http/config.js';
 
 describe('readConfig', () => {
   it('has the documented defaults', () => {
@@ -12,18 +12,22 @@ describe('readConfig', () => {
       dataDir: undefined,
       logLevel: 'info',
       production: false,
+      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096, shutdownTimeoutMs: 10_000 },
     });
   });
 
   it('reads every variable, treating blank ones as unset', () => {
     const config = readConfig({
       PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', SNAPSHOT_PATH: '/data.snapshot',
-      DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production',
+      DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', SHUTDOWN_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
       port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', snapshotPath: '/data.snapshot',
       dataDir: '/data', logLevel: 'warn', production: true,
+      limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, shutdownTimeoutMs: 3000 },
     });
+    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
     expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
   });
 
@@ -33,6 +37,9 @@ describe('readConfig', () => {
     [{ PORT: '-1' }, /PORT/],
     [{ SERVER: 'koa' }, /SERVER/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ SHUTDOWN_TIMEOUT_MS: '10s' }, /SHUTDOWN_TIMEOUT_MS must be a positive integer/],
+    [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a positive integer/],
+    [{ HEADERS_TIMEOUT_MS: '60000' }, /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/],
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

@@ -9,6 +9,8 @@ import { createApp, type App } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 import type { KvStore } from '../../adapters/kv/store.js';
+import { createExpressApp } from '../../adapters/express.js';
+import { createHttpServer } from '../../adapters/http-server.js';
 import { createNodeServer } from '../../adapters/node.js';
 
 export const KEYS = {
@@ -44,15 +46,19 @@ export function queryString(query: Record<string, string | string[]> = {}): stri
   return s ? `?${s}` : '';
 }
 
+export type ServerKind = 'express' | 'node';
+export const SERVER_KINDS: readonly ServerKind[] = ['express', 'node'];
+
 /**
- * node:http servers on free loopback ports for one test file: `listen` starts one around a core and
- * returns its base URL; `closeAll` (in afterAll) drops their connections and closes them.
+ * Servers on free loopback ports for one test file: `listen` starts one around a core (plain
+ * node:http unless told `express`) and returns its base URL; `closeAll` (in afterAll) drops their
+ * connections and closes them.
  */
-export function loopbackServers(): { listen(core: App): Promise<string>; closeAll(): Promise<void> } {
+export function loopbackServers(): { listen(core: App, kind?: ServerKind): Promise<string>; closeAll(): Promise<void> } {
   const servers: Server[] = [];
   return {
-    async listen(core) {
-      const server = createNodeServer(core);
+    async listen(core, kind = 'node') {
+      const server = kind === 'node' ? createNodeServer(core) : createHttpServer(createExpressApp(core));
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

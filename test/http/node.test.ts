@@ -46,6 +46,29 @@ describe('node:http adapter over a socket', () => {
     agent.destroy();
   });
 
+  it('answers HEAD with the headers of GET and no body, and the connection goes on', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string) =>
+      new Promise<{ status: number; length: string | undefined; body: string; socket: unknown }>((resolve, reject) => {
+        const req = request(`${base}/api/locations/geocode?zip=60601`, { method, agent, headers: { 'x-api-key': KEYS.pro } });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, length: res.headers['content-length'], body: text, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const head = await ask('HEAD');
+    const get = await ask('GET');
+    expect([head.status, head.body]).toEqual([200, '']);
+    expect(get.status).toBe(200);
+    expect(head.length).toBe(String(Buffer.byteLength(get.body)));
+    expect(JSON.parse(get.body).found).toBe(true);
+    expect(get.socket).toBe(head.socket);
+    agent.destroy();
+  });
+
   it('reads a chunked body', async () => {
     const reply = await fetch(`${base}/api/locations/batch`, {
       method: 'POST',

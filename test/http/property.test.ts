@@ -13,7 +13,7 @@ const routePaths = routes.map((r) => r.path);
 const segmentWords = [...new Set(routePaths.flatMap((p) => p.split('/')).filter((s) => s && !s.startsWith(':')))];
 
 const segment = fc.oneof(
-  fc.constantFrom(...segmentWords, 'search', 'article', 'docs', 'health', '..', '.', '%', '%2F', '%E0%A4%A', ''),
+  fc.constantFrom(...segmentWords, 'search', 'article', 'docs', 'health', 'constructor', '__proto__', 'toString', '..', '.', '%', '%2F', '%E0%A4%A', ''),
   fc.string({ maxLength: 12 }),
 );
 

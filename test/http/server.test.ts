@@ -1,11 +1,11 @@
 // `npm start`'s server: configuration, the generated development key, and graceful shutdown with a
 // request still in flight, in-process and as a real process receiving SIGTERM.
 
-import { spawn } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
+import { openRaw } from '../support/raw-http.js';
+import { spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const BODY = '{"zips":["60601","10001"]}';
@@ -73,32 +73,7 @@ describe('startServer configuration', () => {
 });
 
 describe('the npm start process', () => {
-  const entry = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-
-  function start(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: root,
-      env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const printed = (pattern: RegExp) =>
-      new Promise<RegExpMatchArray>((resolve, reject) => {
-        const look = () => {
-          const m = out.match(pattern);
-          if (m) resolve(m);
-        };
-        child.stdout.on('data', look);
-        child.on('exit', () => reject(new Error(`exited before printing ${pattern}: ${out}${err}`)));
-        look();
-      });
-    return { child, exited, printed, output: () => out + err };
-  }
+  const start = spawnServer;
 
   it('prints its URL and dev key, and on SIGTERM lets the request in flight finish before exiting 0', async () => {
     const proc = start({});
@@ -115,6 +90,28 @@ describe('the npm start process', () => {
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
     expect(await proc.exited).toBe(0);
+  });
+
+  it('on SIGTERM closes idle connections at once, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
+    const proc = start({ SHUTDOWN_TIMEOUT_MS: '1500' });
+    const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
+    const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
+    const idle = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const halfSentHeaders = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    const stalledBody = await openRaw(url, `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Length: 100\r\n\r\n{"zips":`);
+    const inFlight = partialRequest(url, key);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    await vi.waitFor(() => expect(idle.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{/), { timeout: 5_000 });
+
+    proc.child.kill('SIGTERM');
+    await proc.printed(/SIGTERM received/);
+    // Closed while the request in flight is still waiting for the rest of its body.
+    await idle.closed;
+    inFlight.finish();
+    const reply = await inFlight.response;
+    expect(reply.status).toBe(200);
+    expect(await proc.exited).toBe(0);
+    await Promise.all([halfSentHeaders.closed, stalledBody.closed]);
   });
 
   it('exits 1 with the reason when production has no keys', async () => {

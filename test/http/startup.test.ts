@@ -1,31 +1,20 @@
 // The start-up the server and the Lambda handler share: where the engine loads from, and what a
 // missing API_KEYS means on each runtime.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../engine/index.js';
 import { readConfig } from '../../adapters/http/config.js';
 import { startService, type Service, type StartOptions } from '../../adapters/startup.js';
+import { buildOneCarrierSnapshot } from '../support/datasets.js';
 import { API_KEYS } from './fixtures.js';
 
 // A one-carrier dataset and its compiled snapshot: which source was loaded shows in the carrier ids.
 const dir = mkdtempSync(join(tmpdir(), 'carrier-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(
-  join(dir, 'carriers.json'),
-  JSON.stringify([{ id: 'acme', name: 'Acme Freight', scac: 'ACME', kind: 'ltl', unified: true, canReach: true, lookup: 'zip' }]),
-);
-writeFileSync(
-  join(dir, 'terminals.csv'),
-  [
-    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
-    'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,a1@acme.example,41.8858,-87.6181,',
-  ].join('\n'),
-);
-const snapshot = join(dir, 'acme.snapshot');
-buildSnapshot(snapshot, { dataDir: dir });
+const snapshot = buildOneCarrierSnapshot(dir, 'acme');
+const dataDir = join(dir, 'acme');
 
 const started: Service[] = [];
 afterEach(async () => {
@@ -44,7 +33,7 @@ describe('startService: where the engine loads from', () => {
   });
 
   it('then DATA_DIR, compiled at start, over the runtime default', async () => {
-    expect(await carriersLoaded({ DATA_DIR: dir }, { defaultSnapshot: join(dir, 'missing.snapshot') })).toEqual(['acme']);
+    expect(await carriersLoaded({ DATA_DIR: dataDir }, { defaultSnapshot: join(dir, 'missing.snapshot') })).toEqual(['acme']);
   });
 
   it('then the runtime default (Lambda: the snapshot beside the bundle)', async () => {

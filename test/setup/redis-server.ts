@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startRedis } from '../support/redis.js';
+import { ensureRedisServer, startRedis } from '../support/redis.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,10 +9,12 @@ declare module 'vitest' {
 }
 
 /**
- * One real Redis for the whole run, on a port the OS says is free. If redis-server is missing this
- * throws and the run fails: the Redis-backed store must be tested, never skipped.
+ * One real Redis for the whole run, on a port the OS says is free. A missing redis-server is
+ * installed where the setup can (root with apt-get); otherwise the run fails naming the command to
+ * type: the Redis-backed store must be tested, never skipped.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureRedisServer();
   const redis = await startRedis();
   project.provide('redisUrl', redis.url);
   process.env.TEST_REDIS_URL = redis.url;

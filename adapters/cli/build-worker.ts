@@ -1,0 +1,39 @@
+// The work of `carrier-locations build`, in a worker thread so that the main thread stays free to
+// draw the progress: check the dataset, compile it, write the snapshot, reporting each step.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../engine/index.js';
+import { describeError } from './errors.js';
+
+export interface BuildJob {
+  dataDir: string;
+  zipFile?: string;
+  out: string;
+}
+
+export type BuildStep = 'check' | 'compile' | 'write';
+
+/** What the worker reports, in this order; `checked` with an error finding ends the build. */
+export type BuildMessage =
+  | { type: 'step'; step: BuildStep }
+  | { type: 'checked'; findings: Finding[] }
+  | { type: 'written'; bytes: number }
+  | { type: 'failed'; message: string };
+
+function build({ dataDir, zipFile, out }: BuildJob, report: (message: BuildMessage) => void): void {
+  report({ type: 'step', step: 'check' });
+  const { findings, dataset, gazetteer } = checkDataset(dataDir, { zipFile });
+  report({ type: 'checked', findings });
+  if (!dataset) return;
+  report({ type: 'step', step: 'compile' });
+  const content = compileDataset({ dataset, gazetteer });
+  report({ type: 'step', step: 'write' });
+  report({ type: 'written', bytes: writeSnapshot(out, content) });
+}
+
+const report = (message: BuildMessage) => parentPort!.postMessage(message);
+try {
+  build(workerData as BuildJob, report);
+} catch (err) {
+  report({ type: 'failed', message: describeError(err) });
+}

@@ -1,0 +1,34 @@
+// Which data a command answers from: `--snapshot FILE` or `--data DIR`, else the environment the
+// server reads (SNAPSHOT_PATH, DATA_DIR), else the bundled sample. The flags are turned into those
+// variables, so the command line, `npm start` and the Lambda handler choose data one way.
+
+import { Option, type Command } from 'commander';
+import type { Engine } from '../../engine/engine.js';
+import { readConfig } from '../http/config.js';
+import { loadEngine } from '../startup.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface DataFlags {
+  snapshot?: string;
+  data?: string;
+}
+
+export function addDataOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data'))
+    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)'));
+}
+
+/** A copy of the environment with the flags' choice of data; a flag replaces both variables, so it wins over either. */
+export function withDataFlags(env: Env, flags: DataFlags): Env {
+  if (flags.snapshot !== undefined) return { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
+  if (flags.data !== undefined) return { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
+  return { ...env };
+}
+
+/** The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to fail a look-up. */
+export function engineFor(flags: DataFlags, env: Env = process.env): Engine {
+  const { SNAPSHOT_PATH, DATA_DIR } = withDataFlags(env, flags);
+  return loadEngine(readConfig({ SNAPSHOT_PATH, DATA_DIR }));
+}

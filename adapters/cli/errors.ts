@@ -1,0 +1,25 @@
+// What the command line prints when a command fails: one plain line naming what was wrong, never a
+// stack trace (exit code 1).
+
+import { DatasetError } from '../../engine/errors.js';
+
+/** Optional peer dependencies: a command that needs one says how to install it. */
+const OPTIONAL_PEERS = ['express', 'ioredis', 'swagger-ui-dist'];
+
+export function describeError(err: unknown): string {
+  if (err instanceof DatasetError) {
+    const [first, ...rest] = err.problems;
+    return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
+  }
+  const missing = missingPeer(err);
+  if (missing) return `${missing} is not installed (an optional peer dependency of carrier-locations): npm install ${missing}`;
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0];
+}
+
+/** The optional peer a failed import was looking for, if that is what failed. */
+function missingPeer(err: unknown): string | undefined {
+  if ((err as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const named = /Cannot find package '([^']+)'/.exec((err as Error).message)?.[1];
+  return OPTIONAL_PEERS.find((name) => named === name);
+}

@@ -1,0 +1,99 @@
+// The quick look-ups: `search`, `which`, `reach`, `geocode`. Each takes its endpoint's query
+// parameters as flags, passed to the engine as the text an HTTP client would send, so values are
+// checked by the same rules with the same messages; it prints a table, or with --json exactly the
+// endpoint's 200 body.
+
+import type { Command } from 'commander';
+import type { Engine } from '../../engine/engine.js';
+import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
+import { geocodeText, reachText, searchText, whichText } from './tables.js';
+
+const PARAMS = {
+  zip: ['<zip>', '5-digit ZIP'],
+  city: ['<name>', 'city name, any case and punctuation ("st louis" finds Saint Louis)'],
+  state: ['<code>', '2-letter state code'],
+  radius: ['<miles>', 'radius of the nearby search in miles, 1 to 100 (default 25)'],
+  carriers: ['<ids>', 'comma-separated carrier ids to search (default: every unified carrier)'],
+  carrier: ['<id>', 'the carrier to check, one that can-reach accepts'],
+} as const;
+
+type Param = keyof typeof PARAMS;
+type Query = Partial<Record<Param, string>>;
+
+interface Lookup<Result> {
+  name: string;
+  endpoint: string;
+  summary: string;
+  params: readonly Param[];
+  example: string;
+  answer(engine: Engine, query: Query): Result;
+  text(result: Result): string;
+  /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
+  json?(engine: Engine, query: Query): string;
+}
+
+// The engine's schemas check the text flags exactly as they check a query string.
+const asInput = <T>(query: Query) => query as T;
+const lookup = <Result>(definition: Lookup<Result>) => definition as Lookup<unknown>;
+
+const LOOKUPS = [
+  lookup({
+    name: 'search',
+    endpoint: 'GET /api/locations',
+    summary: 'terminals of every unified carrier at or near a ZIP, city or state',
+    params: ['zip', 'city', 'state', 'radius', 'carriers'],
+    example: '--zip 75201 --radius 50',
+    answer: (engine, query) => engine.search(asInput(query)),
+    text: searchText,
+    json: (engine, query) => engine.searchJson(asInput(query)),
+  }),
+  lookup({
+    name: 'which',
+    endpoint: 'GET /api/locations/which-carriers',
+    summary: 'which carriers serve a place, nearest terminal first',
+    params: ['zip', 'city', 'state', 'radius'],
+    example: "--city 'st louis' --state MO",
+    answer: (engine, query) => engine.whichCarriers(asInput(query)),
+    text: whichText,
+  }),
+  lookup({
+    name: 'reach',
+    endpoint: 'GET /api/locations/can-reach',
+    summary: 'whether one carrier can reach a place, and the alternatives that can',
+    params: ['carrier', 'zip', 'city', 'state', 'radius'],
+    example: '--carrier <carrier id> --zip 02108',
+    answer: (engine, query) => engine.canReach(asInput(query)),
+    text: reachText,
+  }),
+  lookup({
+    name: 'geocode',
+    endpoint: 'GET /api/locations/geocode',
+    summary: "a ZIP's point and its city and state",
+    params: ['zip'],
+    example: '--zip 10001',
+    answer: (engine, query) => engine.geocode(asInput(query)),
+    text: geocodeText,
+  }),
+];
+
+type LookupFlags = DataFlags & Query & { json?: boolean };
+
+export function addLookupCommands(program: Command): void {
+  for (const lookup of LOOKUPS) {
+    const command = program
+      .command(lookup.name)
+      .summary(lookup.summary)
+      .description(`${lookup.summary[0].toUpperCase()}${lookup.summary.slice(1)}: the answer of ${lookup.endpoint}, as a table.`)
+      .addHelpText('after', `\nExample:\n  carrier-locations ${lookup.name} ${lookup.example}`);
+    for (const param of lookup.params) command.option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]);
+    addDataOptions(command)
+      .option('--json', `print exactly the 200 body of ${lookup.endpoint}`)
+      .action((flags: LookupFlags) => {
+        const query: Query = {};
+        for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
+        const engine = engineFor(flags);
+        if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
+        else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
+      });
+  }
+}

@@ -1,0 +1,37 @@
+// `carrier-locations serve`: the HTTP API as a process (what `npm start` runs). The flags become the
+// environment variables the server reads, so every variable (API_KEYS, REDIS_URL, LOG_LEVEL, ...)
+// keeps working and a flag wins over its variable.
+
+import { Option, type Command } from 'commander';
+import { addDataOptions, withDataFlags, type DataFlags, type Env } from './data-source.js';
+
+interface ServeFlags extends DataFlags {
+  port?: string;
+  server?: 'express' | 'node';
+}
+
+export function addServeCommand(program: Command): void {
+  const serve = program
+    .command('serve')
+    .summary('serve the HTTP API')
+    .description(
+      'Serve the HTTP API. Configured by the environment (PORT, SERVER, API_KEYS, REDIS_URL, SNAPSHOT_PATH, DATA_DIR, ' +
+        'LOG_LEVEL, NODE_ENV); a flag wins over its variable. Without API_KEYS a development key is printed.',
+    );
+  addDataOptions(serve)
+    .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
+    .addOption(new Option('--server <kind>', 'HTTP server, node being plain node:http (default: $SERVER, else express)').choices(['express', 'node']))
+    .addHelpText('after', '\nExample:\n  API_KEYS=mykey:enterprise carrier-locations serve --snapshot my-carriers.snapshot --port 8080')
+    .action(async (flags: ServeFlags) => {
+      // Loaded here, not at the top: the server needs express, which look-ups and builds do not.
+      const { runServer } = await import('../server.js');
+      await runServer(serveEnv(process.env, flags));
+    });
+}
+
+function serveEnv(env: Env, flags: ServeFlags): Env {
+  const out = withDataFlags(env, flags);
+  if (flags.port !== undefined) out.PORT = flags.port;
+  if (flags.server !== undefined) out.SERVER = flags.server;
+  return out;
+}

@@ -1,0 +1,36 @@
+// `carrier-locations validate <dataDir>`: every check of the build, nothing written. Prints the
+// findings (`file:line: level: message`, or a JSON list with --json); exit 1 on an error, or on a
+// warning with --strict.
+
+import type { Command } from 'commander';
+import { checkDataset, formatFinding } from '../../engine/index.js';
+import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';
+
+interface ValidateFlags {
+  strict?: boolean;
+  json?: boolean;
+  zips?: string;
+}
+
+export function addValidateCommand(program: Command): void {
+  program
+    .command('validate')
+    .summary('check a dataset without writing anything')
+    .description('Check a dataset directory as build does, without writing anything. Exit 1 on errors (and on warnings with --strict).')
+    .argument('<dataDir>', DATA_DIR_HELP)
+    .option('--strict', 'warnings fail the check too')
+    .option('--json', 'print the findings as a JSON list of { file, line, level, message }')
+    .addOption(zipsOption())
+    .addHelpText('after', '\nExample:\n  carrier-locations validate ./my-carriers --strict')
+    .action((dataDir: string, flags: ValidateFlags) => {
+      requireDatasetDir(dataDir);
+      const { findings } = checkDataset(dataDir, { zipFile: flags.zips });
+      const count = countFindings(findings);
+      if (flags.json) console.log(JSON.stringify(findings));
+      else {
+        for (const finding of findings) console.log(formatFinding(finding));
+        console.log(`${dataDir}: ${count.text}`);
+      }
+      if (count.errors > 0 || (flags.strict && count.warnings > 0)) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,80 @@
+// The node:http server under both self-hosted servers (Express and plain node:http): timeouts of
+// seconds and a connection cap, so a client cannot hold the server by sending slowly or not at all,
+// and a JSON `{ error }` for what Node answers by itself (malformed requests, oversized headers,
+// timeouts, an `Expect` it cannot meet), which would otherwise be an empty body.
+
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorBody } from './http/errors.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
+import { awaitingContinue, writeResponse } from './node-io.js';
+
+/**
+ * How often Node looks for requests past their headers or request timeout. Its default (30 s)
+ * would let a timeout of 10 s run to 40.
+ */
+const TIMEOUT_CHECK_MS = 1_000;
+
+/** Errors of Node's HTTP parser and timers, and what the client is told. */
+const CLIENT_ERRORS: Record<string, [status: number, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request line and headers must be at most 16 KB'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'chunk extensions must be at most 16 KB'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request was not received in time'],
+};
+
+export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_LIMITS): Server {
+  const handle: RequestListener = (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return answerError(res, 400, 'Host header is required');
+    listener(req, res);
+  };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, limits.headersTimeoutMs),
+      // Node would answer a missing Host with an empty 400; this listener answers it as JSON.
+      requireHostHeader: false,
+    },
+    handle,
+  );
+  server.maxConnections = limits.maxConnections;
+  // Node would send "100 Continue" before the route, key and quota are known; the body reader
+  // sends it once the core asks for the body, and a refused client never sends its upload.
+  server.on('checkContinue', (req, res: ServerResponse) => {
+    awaitingContinue.add(res);
+    handle(req, res);
+  });
+  server.on('checkExpectation', (req, res: ServerResponse) => {
+    answerError(res, 417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`);
+  });
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+function answerError(res: ServerResponse, status: number, message: string): void {
+  // The request may have a body nobody reads: the connection cannot be reused.
+  writeResponse(res, {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' },
+    body: errorBody(message),
+  });
+}
+
+/**
+ * Node has no request or response object for these: the answer is written to the socket, unless a
+ * response to the request has already begun (a timeout while that answer is being sent).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Node's own handler checks the same internal field: the response in progress on this socket.
+  const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !inProgress?.headersSent) {
+    const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
+    const body = errorBody(message);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}

@@ -1,0 +1,75 @@
+// npm run bench:abuse: what keyless clients can do to each server (Express, node:http), as figures.
+//
+//   1. keyed latency alone, then under a flood of GET /api/health (no key) from 32 connections
+//   2. the server's RSS before and after 10,000 keyless half-sent uploads (headers announcing
+//      60 KB, the first 1 KB sent, the rest never), 1,000 at a time
+//
+// Figures only, nothing asserted.
+
+import { connect } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import { heading, int, ms, table } from './format.js';
+import { serve } from './served.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const UPLOADS = 10_000;
+const AT_ONCE = 1_000;
+const KEY = 'abuse-key';
+
+console.log(`carrier-locations abuse bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+
+function keyed(url: string) {
+  let i = 0;
+  return autocannon({
+    url,
+    connections: 8,
+    duration: SECONDS,
+    headers: { 'x-api-key': KEY },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${10001 + (i++ % 900)}` }) }],
+  });
+}
+
+const flood = (url: string) => autocannon({ url: `${url}/api/health`, connections: 32, duration: SECONDS });
+
+/** One keyless upload that stops after its first kilobyte; resolves with the status once the server has closed the connection. */
+function halfUpload(url: string): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let reply = '';
+    socket.on('data', (d) => (reply += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(reply.split(' ')[1])));
+    socket.write(`POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n\r\n{"zips":["${'1'.repeat(1000)}`);
+  });
+}
+
+const latency: string[][] = [];
+const memory: string[][] = [];
+for (const server of ['express', 'node']) {
+  const served = await serve({ SERVER: server, API_KEYS: `${KEY}:pro:1000000000` });
+  try {
+    await keyed(served.url); // warm-up
+    const alone = await keyed(served.url);
+    const [withFlood, health] = await Promise.all([keyed(served.url), flood(served.url)]);
+    latency.push([server, ms(alone.latency.p50), ms(alone.latency.p99), ms(withFlood.latency.p50), ms(withFlood.latency.p99), int(health.requests.total), int(health.non2xx + withFlood.non2xx + withFlood.errors)]);
+
+    const before = served.rssMb();
+    let peak = before;
+    const statuses = new Map<number, number>();
+    for (let sent = 0; sent < UPLOADS; sent += AT_ONCE) {
+      for (const status of await Promise.all(Array.from({ length: AT_ONCE }, () => halfUpload(served.url)))) {
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      peak = Math.max(peak, served.rssMb());
+    }
+    memory.push([server, before.toFixed(0), peak.toFixed(0), served.rssMb().toFixed(0), [...statuses].map(([s, n]) => `${int(n)} x ${s}`).join(', ')]);
+  } finally {
+    await served.stop();
+  }
+}
+heading(`keyed GET /api/locations (8 connections, ${SECONDS} s), alone and beside a keyless health flood (32 connections)`);
+console.log(table(['server', 'alone p50 ms', 'alone p99 ms', 'flood p50 ms', 'flood p99 ms', 'health calls', 'errors / non-2xx'], latency));
+heading(`${int(UPLOADS)} keyless half-sent uploads, ${int(AT_ONCE)} at a time: server RSS (MB)`);
+console.log(table(['server', 'before', 'peak', 'after', 'answers'], memory));

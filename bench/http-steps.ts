@@ -1,0 +1,97 @@
+// The per-request work of the HTTP core, step by step, for `npm run bench:http`: each step timed
+// on its own over the bench's queries, interleaved with the whole core (`app.serve`) and the
+// engine's answer, so that every figure comes from the same run. Run alone: `npx tsx bench/http-steps.ts`.
+
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { createApp } from '../adapters/http/app.js';
+import { KeyRing, parseApiKeys } from '../adapters/http/keys.js';
+import { RouteMatcher } from '../adapters/http/match.js';
+import { consumeQuota, type QuotaDecision } from '../adapters/http/quota.js';
+import { parseQueryString, requestIdFor, type Query } from '../adapters/http/request.js';
+import { MemoryKvStore } from '../adapters/kv/memory.js';
+import { createEngine, DEFAULT_SNAPSHOT, type Engine, type SnapshotContent } from '../engine/index.js';
+import { parseInput } from '../engine/requests.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import { table, us } from './format.js';
+import { compare, type Contender } from './measure.js';
+import { randomZipPoints, SEED } from './workload.js';
+
+/**
+ * `whole`: the core, `app.serve`; `core`: a step of it; `answer`: the engine's part of it; `around`:
+ * work outside the core that a request may also pay (the adapter, the log line).
+ */
+export type StepPart = 'whole' | 'core' | 'answer' | 'around';
+
+export interface StepCost {
+  step: string;
+  part: StepPart;
+  /** Median microseconds per call. */
+  us: number;
+}
+
+const PATH = '/api/locations';
+const KEY = 'bench-steps-key';
+
+/** Per-step costs of `GET /api/locations?zip=<zip>` over the given ZIPs, medians of interleaved batches. */
+export async function measureSteps(zips: string[], engine: Engine = createEngine(), budgetMs = 4000): Promise<StepCost[]> {
+  // A quota no run can spend: every call is a full, allowed one.
+  const keys = new KeyRing(parseApiKeys(`${KEY}:enterprise:${Number.MAX_SAFE_INTEGER}`));
+  const app = createApp({ engine, keys, kv: new MemoryKvStore() });
+  const searches = zips.map((zip) => `zip=${zip}`);
+  const queries: Query[] = searches.map(parseQueryString);
+  const heads = queries.map((query) => ({ method: 'GET', path: PATH, query, headers: { 'x-api-key': KEY } }));
+  const noBody = () => Promise.resolve(undefined);
+  const check = await app.serve(heads[0], noBody);
+  if (check.status !== 200) throw new Error(`the core answered ${check.status}: ${check.body}`);
+
+  const matcher = new RouteMatcher(app.routes);
+  const schema = matcher.match('GET', PATH)!.route.query!;
+  const key = keys.lookup(KEY)!;
+  const kv = new MemoryKvStore();
+  // What LOG_LEVEL=info adds: the request's log line, written synchronously to /dev/null.
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
+  const texts = queries.map((q) => engine.searchJson(q));
+
+  const steps: [name: string, part: StepPart, run: Contender['run']][] = [
+    // On the memory store the whole request runs synchronously: the promise comes back settled.
+    ['the whole core: app.serve(head), logging off', 'whole', (q) => (app.serve(heads[q], noBody), 1)],
+    ['  route match', 'core', () => (matcher.match('GET', PATH) ? 1 : 0)],
+    ['  request id (randomUUID; none sent)', 'core', () => requestIdFor(undefined).length],
+    ['  key check (SHA-256 of the key, map lookup)', 'core', () => keys.lookup(KEY)!.batchLimit],
+    ['  quota (memory store, one count)', 'core', () => (consumeQuota(kv, key) as QuotaDecision).remaining],
+    ["  route's input parsing (zod)", 'core', (q) => Object.keys(parseInput(schema, queries[q])).length],
+    ['  the answer: engine.searchJson', 'answer', (q) => engine.searchJson(queries[q]).length],
+    ['query string parsing (adapter)', 'around', (q) => Object.keys(parseQueryString(searches[q])).length],
+    ['Content-Length: Buffer.byteLength of the answer', 'around', (q) => Buffer.byteLength(texts[q])],
+    ['request log line, LOG_LEVEL=info (pino to /dev/null)', 'around', (q) => {
+      logger.info({ requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef', method: 'GET', path: PATH, status: 200, ms: 0.05 + (q & 7) }, 'request');
+      return 1;
+    }],
+  ];
+  const timings = compare(steps.map(([name, , run]) => ({ name, run })), zips.length, { budgetMs });
+  return steps.map(([step, part], i) => ({ step, part, us: timings[i].medianUs }));
+}
+
+/** The median cost of the one step of that part (`whole` or `answer`). */
+export function costOf(costs: StepCost[], part: 'whole' | 'answer'): number {
+  return costs.find((c) => c.part === part)!.us;
+}
+
+/** The core's own share that no step names (headers, dispatch): the whole `app.serve` less its timed steps. */
+function restOfCore(costs: StepCost[]): number {
+  const steps = costs.filter((c) => c.part === 'core' || c.part === 'answer');
+  return costOf(costs, 'whole') - steps.reduce((sum, c) => sum + c.us, 0);
+}
+
+/** The table as the bench prints it. */
+export function stepsTable(costs: StepCost[]): string {
+  const rows = costs.map((c) => [c.step, us(c.us)]);
+  rows.splice(costs.filter((c) => c.part !== 'around').length, 0, ['  the rest of the core (headers, dispatch)', us(restOfCore(costs))]);
+  return table(['step', 'us per request'], rows);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const zips = randomZipPoints(readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT).gazetteer, 4096, SEED).zip;
+  console.log(stepsTable(await measureSteps(zips)));
+}

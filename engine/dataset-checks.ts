@@ -1,0 +1,141 @@
+// The checks across rows and against the ZIP gazetteer. Errors: rows naming a carrier or terminal
+// that does not exist, a terminal code used twice, a malformed US ZIP. Warnings: geography that
+// looks wrong (a state that disagrees with its ZIP, coordinates far from it, a state code that is
+// no state, a served ZIP that is unknown or far from its terminal) and repeated served points.
+
+import type { NumberedRow } from './dataset-files.js';
+import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
+import type { Findings } from './findings.js';
+import type { Gazetteer } from './gazetteer.js';
+import { distanceMiles } from './geo.js';
+import { placeKey } from './names.js';
+import { isUsStateOrTerritory } from './us-states.js';
+
+/** A location this far from its ZIP's point is probably in the wrong ZIP or has swapped or mistyped coordinates. */
+const TERMINAL_FROM_ZIP_MILES = 50;
+/** No LTL terminal serves a point this far away: the row names the wrong terminal or ZIP. */
+const SERVED_FROM_TERMINAL_MILES = 500;
+
+const US_ZIP = /^\d{5}(-\d{4})?$/;
+
+/** A terminal as the points-served rows refer to it. */
+interface TerminalRef {
+  lat?: number;
+  lng?: number;
+}
+
+const terminalKey = (carrier: string, code: string) => `${carrier}\u0000${code}`;
+
+/**
+ * Checks every terminal row whose values allow it; returns the terminals by carrier and code
+ * (invalid rows included, so that a served point naming one is not also reported as naming nothing).
+ */
+export function checkTerminals(
+  rows: readonly NumberedRow<TerminalRow>[],
+  carrierIds: ReadonlySet<string> | null,
+  gazetteer: Gazetteer,
+  findings: Findings,
+): Map<string, TerminalRef> {
+  const error = (line: number, message: string) => findings.error(TERMINALS.file, line, message);
+  const warning = (line: number, message: string) => findings.warning(TERMINALS.file, line, message);
+  const terminals = new Map<string, TerminalRef & { line: number }>();
+  for (const { line, row } of rows) {
+    if (isUnknown(row.carrier, carrierIds)) error(line, unknownCarrier(row.carrier!));
+    if (row.carrier !== undefined && row.terminalCode !== undefined) {
+      const key = terminalKey(row.carrier, row.terminalCode);
+      const first = terminals.get(key);
+      if (first) error(line, `terminalCode "${row.terminalCode}" of ${row.carrier} is already used on line ${first.line}`);
+      else terminals.set(key, { line, lat: row.latitude, lng: row.longitude });
+    }
+    if (row.country === 'US') checkUsAddress(line, row, gazetteer, error, warning);
+  }
+  return terminals;
+}
+
+function checkUsAddress(
+  line: number,
+  row: Partial<TerminalRow>,
+  gazetteer: Gazetteer,
+  error: (line: number, message: string) => void,
+  warning: (line: number, message: string) => void,
+): void {
+  const { state, zipCode, latitude, longitude } = row;
+  if (state && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
+  if (!zipCode) return;
+  if (!US_ZIP.test(zipCode)) {
+    error(line, `zipCode "${zipCode}" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)`);
+    return;
+  }
+  const z = gazetteer.zipIndex(zipCode.slice(0, 5));
+  if (z < 0) return;
+  const zip = gazetteer.zipPlace(z);
+  if (state && state !== zip.state) warning(line, `state ${state} disagrees with ZIP ${zipCode.slice(0, 5)}, which is in ${zip.state}`);
+  if (latitude === undefined || longitude === undefined) return;
+  const miles = distanceMiles(latitude, longitude, zip.lat, zip.lng);
+  if (miles > TERMINAL_FROM_ZIP_MILES) {
+    warning(
+      line,
+      `latitude ${latitude}, longitude ${longitude} is ${Math.round(miles)} mi from ZIP ${zipCode.slice(0, 5)} ` +
+        `(${zip.city}, ${zip.state}): more than ${TERMINAL_FROM_ZIP_MILES} mi`,
+    );
+  }
+}
+
+/** Checks every points-served row whose values allow it. */
+export function checkServicePoints(
+  rows: readonly NumberedRow<ServicePointRow>[],
+  carrierIds: ReadonlySet<string> | null,
+  terminals: ReadonlyMap<string, TerminalRef>,
+  gazetteer: Gazetteer,
+  findings: Findings,
+): void {
+  const error = (line: number, message: string) => findings.error(SERVICE_POINTS.file, line, message);
+  const warning = (line: number, message: string) => findings.warning(SERVICE_POINTS.file, line, message);
+  const firstLine = new Map<string, number>();
+  for (const { line, row } of rows) {
+    const { carrier, zip, city, state, terminalCode } = row;
+    if (isUnknown(carrier, carrierIds)) error(line, unknownCarrier(carrier!));
+    const terminal = carrier !== undefined && terminalCode !== undefined ? terminals.get(terminalKey(carrier, terminalCode)) : undefined;
+    if (carrier !== undefined && !isUnknown(carrier, carrierIds) && terminalCode !== undefined && !terminal) {
+      error(line, `terminalCode "${terminalCode}" is not a terminal of ${carrier} in ${TERMINALS.file}`);
+    }
+    if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
+    if (zip !== undefined) checkServedZip(line, row, zip, terminal, gazetteer, warning);
+    if (carrier !== undefined && zip !== undefined && city !== undefined) {
+      const key = `${carrier}\u0000${zip}\u0000${placeKey(city)}`;
+      const first = firstLine.get(key);
+      if (first !== undefined) warning(line, `repeats line ${first}: ${carrier} serving ${zip} ${city}`);
+      else firstLine.set(key, line);
+    }
+  }
+}
+
+function checkServedZip(
+  line: number,
+  row: Partial<ServicePointRow>,
+  zip: string,
+  terminal: TerminalRef | undefined,
+  gazetteer: Gazetteer,
+  warning: (line: number, message: string) => void,
+): void {
+  const z = gazetteer.zipIndex(zip);
+  if (z < 0) {
+    warning(line, `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`);
+    return;
+  }
+  if (terminal?.lat === undefined || terminal.lng === undefined) return;
+  const point = gazetteer.zipPlace(z);
+  const miles = distanceMiles(point.lat, point.lng, terminal.lat, terminal.lng);
+  if (miles > SERVED_FROM_TERMINAL_MILES) {
+    warning(line, `ZIP ${zip} is ${Math.round(miles)} mi from its terminal ${row.terminalCode}: more than ${SERVED_FROM_TERMINAL_MILES} mi`);
+  }
+}
+
+/** A USPS state or territory code, or one the ZIP file itself uses (MH: the Marshall Islands' ZIPs). */
+const isUsState = (code: string, gazetteer: Gazetteer) => isUsStateOrTerritory(code) || gazetteer.hasState(code);
+
+/** A carrier id that carriers.json does not list; none is when carriers.json could not be read (null). */
+const isUnknown = (id: string | undefined, carrierIds: ReadonlySet<string> | null) =>
+  id !== undefined && carrierIds !== null && !carrierIds.has(id);
+
+const unknownCarrier = (id: string) => `unknown carrier "${id}": carriers.json has no carrier with that id`;

@@ -1,0 +1,170 @@
+// Reads the files of a dataset directory into numbered rows, reporting every malformed value on its
+// line: carriers.json with momoa (a JSON parser that keeps every node's position), the CSV tables
+// with csv-parse, each row validated with its table's zod schemas.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
+import { parse, type CsvError } from 'csv-parse/sync';
+import { z } from 'zod';
+import { carrierSchema, type CarrierInfo } from './carriers.js';
+import type { TableSpec } from './dataset-rows.js';
+import type { Findings } from './findings.js';
+
+export const CARRIERS_FILE = 'carriers.json';
+
+/** Most carriers a dataset may hold: the network numbers them in one byte. */
+const MAX_CARRIERS = 250;
+
+export interface CarriersRead {
+  /** The valid entries, in file order. */
+  carriers: CarrierInfo[];
+  /**
+   * The id of every entry, valid or not: rows naming a carrier whose entry has a mistake are not
+   * also reported as naming an unknown carrier. Null when the file is no list of carriers at all:
+   * then no id is known to be unknown.
+   */
+  ids: Set<string> | null;
+}
+
+/** Reads carriers.json; each problem is reported on the line of its entry, or of the field it names. */
+export function readCarriers(dir: string, findings: Findings): CarriersRead {
+  const path = join(dir, CARRIERS_FILE);
+  const error = (line: number, message: string) => findings.error(CARRIERS_FILE, line, message);
+  const unread: CarriersRead = { carriers: [], ids: null };
+  if (!existsSync(path)) {
+    error(0, 'the file is missing');
+    return unread;
+  }
+  let root: ValueNode;
+  try {
+    root = parseJson(readFileSync(path, 'utf8'), { mode: 'json' }).body;
+  } catch (err) {
+    const { line, column, message } = err as Error & { line?: number; column?: number };
+    error(line ?? 1, `not valid JSON at column ${column ?? 1}: ${describeJsonError(message)}`);
+    return unread;
+  }
+  if (root.type !== 'Array') {
+    error(root.loc.start.line, 'must be a list of carriers: [ { "id": ... }, ... ]');
+    return unread;
+  }
+  const read = { carriers: [] as CarrierInfo[], ids: new Set<string>() };
+  const firstLine = new Map<string, number>();
+  for (const { value: node } of root.elements) {
+    const line = node.loc.start.line;
+    const value = evaluate(node);
+    const id = (value as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') {
+      if (firstLine.has(id)) error(line, `carrier id "${id}" is already used on line ${firstLine.get(id)}`);
+      else firstLine.set(id, line);
+      read.ids.add(id);
+    }
+    const parsed = carrierSchema.safeParse(value);
+    if (parsed.success) read.carriers.push(parsed.data);
+    else for (const issue of parsed.error.issues) error(lineOfField(node, issue.path) ?? line, issue.message);
+  }
+  if (read.ids.size > MAX_CARRIERS) error(1, `a dataset holds at most ${MAX_CARRIERS} carriers, this one has ${read.ids.size}`);
+  return read;
+}
+
+/** The line of the field an issue names, when the entry has that field. */
+function lineOfField(entry: ValueNode, path: PropertyKey[]): number | undefined {
+  if (entry.type !== 'Object' || path.length === 0) return undefined;
+  return entry.members.find((m) => m.name.type === 'String' && m.name.value === path[0])?.loc.start.line;
+}
+
+const TOKENS: Record<string, string> = {
+  String: 'text in quotes', Number: 'a number', Boolean: 'true or false', Null: 'null',
+  LBrace: '{', RBrace: '}', LBracket: '[', RBracket: ']', Comma: 'a comma', Colon: 'a colon',
+};
+
+/** momoa's message ("Unexpected token String found. (3:5)") in words, with the likely mistake. */
+function describeJsonError(message: string): string {
+  const token = /^Unexpected token (\w+)/.exec(message)?.[1];
+  if (token === 'RBrace' || token === 'RBracket') return `unexpected ${TOKENS[token]} (is there a comma too many before it?)`;
+  if (token) return `unexpected ${TOKENS[token] ?? token} (is a comma missing before it?)`;
+  if (message.startsWith('Unexpected end of input')) return 'the file ends before every { and [ is closed';
+  const found = /^Unexpected (?:character|identifier) '(.*)'/.exec(message)?.[1];
+  if (found !== undefined) return `unexpected ${JSON.stringify(found)} (names and text need double quotes)`;
+  return message;
+}
+
+/** A row of a table and the line it starts on; `row` holds the values that are valid. */
+export interface NumberedRow<Row> {
+  line: number;
+  row: Partial<Row>;
+}
+
+/**
+ * Reads a CSV table. A missing column the table needs is one error on the header line, and the
+ * other columns are still checked on every row; a missing optional column reads as empty values.
+ */
+export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Findings): NumberedRow<Row>[] {
+  const error = (line: number, message: string) => findings.error(spec.file, line, message);
+  const path = join(dir, spec.file);
+  if (!existsSync(path)) {
+    if (spec.fileRequired) error(0, 'the file is missing');
+    return [];
+  }
+  // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
+  const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n');
+  const records = parse(text, {
+    bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true,
+    skip_records_with_error: true,
+    on_skip: (err: CsvError | undefined) => {
+      if (err) error(Number(err.lines) || 1, describeCsvError(err));
+    },
+  }) as unknown as { record: string[]; info: { lines: number }; raw: string }[];
+  if (records.length === 0) {
+    error(1, `the header line is missing: ${spec.columns.join(',')}`);
+    return [];
+  }
+  const header = records[0].record;
+  const missing = spec.columns.filter((c) => !header.includes(c) && !spec.optional.has(c));
+  for (const column of missing) error(1, `the header has no "${column}" column`);
+  const present = spec.columns.filter((c) => header.includes(c));
+  const position = new Map(present.map((c) => [c, header.indexOf(c)]));
+  const absentOptional = spec.columns.filter((c) => !header.includes(c) && spec.optional.has(c));
+  const fields = spec.fields as Record<string, z.ZodType>;
+  const schema = z.object(Object.fromEntries(present.map((c) => [c, fields[c]])));
+
+  const rows: NumberedRow<Row>[] = [];
+  for (const { record, info, raw } of records.slice(1)) {
+    // The line a record starts on, also for records spanning several lines (a record's raw text
+    // can carry the blank lines skipped before it).
+    const line = info.lines - (raw.replace(/^\n+/, '').replace(/\n$/, '').split('\n').length - 1);
+    if (record.length !== header.length) {
+      error(line, `this row has ${record.length} values, the header has ${header.length} columns`);
+      const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
+      rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, record[position.get(c)!]])) as Partial<Row> });
+      continue;
+    }
+    const values = Object.fromEntries(present.map((c) => [c, record[position.get(c)!]]));
+    const parsed = schema.safeParse(values);
+    const row: Record<string, unknown> = Object.fromEntries(absentOptional.map((c) => [c, '']));
+    if (parsed.success) Object.assign(row, parsed.data);
+    else {
+      const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+      for (const issue of parsed.error.issues) error(line, issue.message);
+      // Keep the valid values: the checks across rows still run on them.
+      for (const c of present) {
+        if (bad.has(c)) continue;
+        const value = fields[c].safeParse(values[c]);
+        if (value.success) row[c] = value.data;
+      }
+    }
+    rows.push({ line, row: row as Partial<Row> });
+  }
+  return rows;
+}
+
+function describeCsvError(err: CsvError): string {
+  switch (err.code) {
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'a quoted value is followed by more text before the next comma: put the whole value in quotes';
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted value is never closed: the file ends inside quotes';
+    default:
+      return err.message;
+  }
+}

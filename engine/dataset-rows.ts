@@ -1,0 +1,133 @@
+// The two CSV tables of a dataset: their columns, which ones may be left out, and the zod schema of
+// each column's value. Every message names the column and the value, as a spreadsheet user sees it.
+
+import { z } from 'zod';
+
+/** A CSV table of a dataset directory. */
+export interface TableSpec<Row> {
+  file: string;
+  /** Whether the dataset needs the file at all. */
+  fileRequired: boolean;
+  /** Every column, in the documented order. */
+  columns: readonly (keyof Row & string)[];
+  /** Columns a file may leave out: their values are then empty. */
+  optional: ReadonlySet<string>;
+  /**
+   * The columns other rows refer to a row by. They are kept even from a row with a value too many
+   * or too few, so that the rows referring to it are not reported as well.
+   */
+  keyColumns: readonly (keyof Row & string)[];
+  /** The schema of each column's value. */
+  fields: { [K in keyof Row]: z.ZodType<Row[K], string> };
+}
+
+/** Longest text a column holds; longer is a pasting accident, not an address. */
+const MAX_TEXT = 200;
+
+function text(column: string) {
+  return z
+    .string()
+    .max(MAX_TEXT, { error: () => `${column} is longer than ${MAX_TEXT} characters` })
+    .refine((s) => !s.includes('\u0000'), { error: () => `${column} contains a NUL character` });
+}
+
+function requiredText(column: string) {
+  return text(column).refine((s) => s !== '', { error: () => `${column} is required`, abort: true });
+}
+
+/** Plain decimals only, as a spreadsheet writes them: no hex, exponent or thousands separator. */
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+function coordinate(column: string, min: number, max: number) {
+  const outOfRange = (issue: { input?: unknown }) => `${column} ${String(issue.input)} is not between ${min} and ${max}`;
+  return z
+    .string()
+    .min(1, { error: () => `${column} is required`, abort: true })
+    .regex(DECIMAL, { error: (issue) => `${column} "${String(issue.input)}" is not a number` })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: outOfRange }).max(max, { error: outOfRange }));
+}
+
+export interface TerminalRow {
+  carrier: string;
+  terminalCode: string;
+  name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+  phone: string;
+  fax: string;
+  email: string;
+  latitude: number;
+  longitude: number;
+  region: string;
+}
+
+export const TERMINALS: TableSpec<TerminalRow> = {
+  file: 'terminals.csv',
+  fileRequired: true,
+  columns: [
+    'carrier', 'terminalCode', 'name', 'line1', 'line2', 'city', 'state', 'zipCode', 'country',
+    'phone', 'fax', 'email', 'latitude', 'longitude', 'region',
+  ],
+  optional: new Set(['line2', 'fax', 'email', 'region']),
+  keyColumns: ['carrier', 'terminalCode'],
+  fields: {
+    carrier: requiredText('carrier'),
+    terminalCode: requiredText('terminalCode'),
+    name: requiredText('name'),
+    line1: text('line1'),
+    line2: text('line2'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zipCode'),
+    country: z.string().regex(/^[A-Z]{2}$/, {
+      error: (issue) => (issue.input === '' ? 'country is required' : `country "${String(issue.input)}" is not a 2-letter country code such as US or CA`),
+    }),
+    phone: text('phone'),
+    fax: text('fax'),
+    email: text('email'),
+    latitude: coordinate('latitude', -90, 90),
+    longitude: coordinate('longitude', -180, 180),
+    region: text('region'),
+  },
+};
+
+export interface ServicePointRow {
+  carrier: string;
+  zip: string;
+  city: string;
+  state: string;
+  terminalCode: string;
+  direct: boolean;
+  serviceDays: string;
+  addOnDays: number;
+}
+
+export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
+  file: 'service-points.csv',
+  fileRequired: false,
+  columns: ['carrier', 'zip', 'city', 'state', 'terminalCode', 'direct', 'serviceDays', 'addOnDays'],
+  optional: new Set(),
+  keyColumns: [],
+  fields: {
+    carrier: requiredText('carrier'),
+    zip: z.string().regex(/^\d{5}$/, { error: (issue) => `zip "${String(issue.input)}" is not a 5-digit ZIP code` }),
+    city: text('city'),
+    state: z.string().regex(/^[A-Z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }),
+    terminalCode: requiredText('terminalCode'),
+    direct: z
+      .enum(['true', 'false'], { error: (issue) => `direct "${String(issue.input)}" must be true or false` })
+      .transform((v) => v === 'true'),
+    serviceDays: z.string().regex(/^M?T?W?R?F?S?U?$/, {
+      error: (issue) => `serviceDays "${String(issue.input)}" must be letters of MTWRFSU in that order, such as MTWRF or TR`,
+    }),
+    addOnDays: z
+      .string()
+      .regex(/^\d{1,2}$/, { error: (issue) => `addOnDays "${String(issue.input)}" is not a whole number from 0 to 99` })
+      .transform(Number),
+  },
+};

@@ -1,0 +1,135 @@
+// `build` and `validate` as a user runs them: findings exactly as checkDataset reports them, a
+// snapshot that answers like its dataset, nothing written when the data has errors, and the bundled
+// sample snapshot never replaced by other data.
+
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkDataset, createEngine, DEFAULT_SNAPSHOT, formatFinding } from '../../engine/index.js';
+import { runCli } from '../support/cli.js';
+import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
+
+let root: string;
+let valid: string;
+let broken: string;
+let warned: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'cli-datasets-'));
+  valid = writeDataset(join(root, 'valid'));
+  broken = writeDataset(join(root, 'broken'), {
+    ...SMALL_DATASET,
+    'terminals.csv': SMALL_DATASET['terminals.csv']
+      .replace('32.7904', '200') // latitude out of range
+      .replace('zenith,IRV1', 'nobody,IRV1'), // unknown carrier
+  });
+  warned = writeDataset(join(root, 'warned'), {
+    ...SMALL_DATASET,
+    'terminals.csv': SMALL_DATASET['terminals.csv'].replace('Dallas,TX,75201', 'Dallas,OK,75201'), // state against the ZIP's
+  });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The broken dataset has two bad rows, and a served point loses its terminal with the first. */
+function errorCount(dir: string): number {
+  const errors = checkDataset(dir).findings.filter((f) => f.level === 'error').length;
+  expect(errors).toBeGreaterThanOrEqual(2);
+  return errors;
+}
+
+describe('validate', () => {
+  it('prints every finding of checkDataset and the counts; exit 1 on errors', async () => {
+    const { findings } = checkDataset(broken);
+    const run = await runCli(['validate', broken]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe([...findings.map(formatFinding), `${broken}: ${errorCount(broken)} errors, 0 warnings`, ''].join('\n'));
+  });
+
+  it('--json prints the findings list', async () => {
+    const run = await runCli(['validate', broken, '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual(checkDataset(broken).findings);
+  });
+
+  it('a valid dataset passes, also with --strict', async () => {
+    expect(checkDataset(valid).findings).toEqual([]);
+    for (const strict of [[], ['--strict']]) {
+      expect(await runCli(['validate', valid, ...strict])).toEqual({ code: 0, stdout: `${valid}: 0 errors, 0 warnings\n`, stderr: '' });
+    }
+    expect((await runCli(['validate', valid, '--json'])).stdout).toBe('[]\n');
+  });
+
+  it('warnings pass, and fail with --strict', async () => {
+    const { findings } = checkDataset(warned);
+    expect(findings.map((f) => f.level)).toEqual(['warning']);
+    const printed = `${formatFinding(findings[0])}\n${warned}: 0 errors, 1 warning\n`;
+    expect(await runCli(['validate', warned])).toEqual({ code: 0, stdout: printed, stderr: '' });
+    expect(await runCli(['validate', warned, '--strict'])).toEqual({ code: 1, stdout: printed, stderr: '' });
+  });
+
+  it('a path that is no directory is one line, exit 1', async () => {
+    const missing = join(root, 'nowhere');
+    expect(await runCli(['validate', missing])).toEqual({ code: 1, stdout: '', stderr: `error: ${missing} is not a dataset directory\n` });
+  });
+});
+
+describe('build', () => {
+  it('writes a snapshot that answers exactly like the dataset', async () => {
+    const out = join(root, 'out', 'valid.snapshot');
+    const run = await runCli(['build', valid, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^wrote ${out} \\(\\d+\\.\\d MB\\) from ${valid} in \\d+\\.\\d s: 0 errors, 0 warnings\\n$`));
+    const fromSnapshot = createEngine({ snapshot: out });
+    const fromDir = createEngine({ dataDir: valid });
+    for (const zip of ['75201', '02108', '60601']) expect(fromSnapshot.searchJson({ zip, radius: 100 })).toBe(fromDir.searchJson({ zip, radius: 100 }));
+    // Written through a temporary file that is renamed: none is left behind.
+    expect(readdirSync(join(root, 'out'))).toEqual(['valid.snapshot']);
+  });
+
+  it('with warnings prints them on stderr and writes the snapshot', async () => {
+    const out = join(root, 'warned.snapshot');
+    const run = await runCli(['build', warned, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/: 0 errors, 1 warning\n$/);
+    expect(run.stderr).toContain(`${formatFinding(checkDataset(warned).findings[0])}\n`);
+    expect(createEngine({ snapshot: out }).searchJson({ zip: '75201' })).toBe(createEngine({ dataDir: warned }).searchJson({ zip: '75201' }));
+  });
+
+  it('with an error prints the findings, writes nothing and exits 1', async () => {
+    const out = join(root, 'broken.snapshot');
+    const run = await runCli(['build', broken, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const findings = checkDataset(broken).findings.map(formatFinding);
+    expect(run.stderr.split('\n').filter((line) => !line.startsWith('['))).toEqual([...findings, `error: ${broken}: ${errorCount(broken)} errors, 0 warnings: nothing written`, '']);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses to replace the bundled sample snapshot with other data', async () => {
+    const before = existsSync(DEFAULT_SNAPSHOT) ? statSync(DEFAULT_SNAPSHOT).mtimeMs : undefined;
+    const run = await runCli(['build', valid, '--out', DEFAULT_SNAPSHOT]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`error: ${DEFAULT_SNAPSHOT} is the bundled sample snapshot: write your snapshot elsewhere (--out my-carriers.snapshot)\n`);
+    expect(existsSync(DEFAULT_SNAPSHOT) ? statSync(DEFAULT_SNAPSHOT).mtimeMs : undefined).toBe(before);
+  });
+
+  it('takes the ZIP file to compile against with --zips', async () => {
+    const zips = join(root, 'US.txt');
+    const row = (zip: string, place: string, lat: number, lng: number) => ['US', zip, place, 'Texas', 'TX', '', '', '', '', lat, lng, '1'].join('\t');
+    writeDataset(root, { 'US.txt': [row('75201', 'Elsewhere', 30, -97), row('75202', 'Elsewhere', 30.1, -97)].join('\n') });
+    const out = join(root, 'zips.snapshot');
+    expect((await runCli(['build', valid, '--out', out, '--zips', zips])).code).toBe(0);
+    expect(createEngine({ snapshot: out }).geocode({ zip: '75201' }).location).toEqual({ city: 'Elsewhere', state: 'TX', lat: 30, lng: -97 });
+    expect(createEngine({ snapshot: out }).geocode({ zip: '10001' }).found).toBe(false);
+  });
+
+  it('names a missing --out or dataset as bad usage, exit 2', async () => {
+    const noOut = await runCli(['build', valid]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toMatch(/^error: required option '--out <file>' not specified\n/);
+    const noDir = await runCli(['build', '--out', join(root, 'x.snapshot')]);
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toMatch(/^error: missing required argument 'dataDir'\n/);
+  });
+});

@@ -1,0 +1,82 @@
+// `carrier-locations serve` and `npm start` as processes: they serve the chosen data with the
+// environment's keys, flags win over variables, the variables alone keep working, and SIGTERM
+// ends them with exit code 0.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot, createEngine } from '../../engine/index.js';
+import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
+import { writeDataset } from '../support/small-dataset.js';
+
+const KEY = 'cli-serve-key';
+const QUIET = { API_KEYS: `${KEY}:pro`, LOG_LEVEL: 'silent' };
+
+let root: string;
+let dataDir: string;
+let snapshot: string;
+let expected: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'cli-serve-'));
+  dataDir = writeDataset(join(root, 'small'));
+  snapshot = join(root, 'small.snapshot');
+  buildSnapshot(snapshot, { dataDir });
+  expected = createEngine({ dataDir }).searchJson({ zip: '75201' });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function searchBody(url: string): Promise<string> {
+  const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': KEY } });
+  expect(reply.status).toBe(200);
+  return reply.text();
+}
+
+describe('carrier-locations serve', () => {
+  it.each([
+    // Functions: the paths exist only once beforeAll has run.
+    ['--snapshot with --port and --server', () => ({ args: ['--snapshot', snapshot, '--port', '0', '--server', 'node'], env: {} })],
+    ['--data winning over SNAPSHOT_PATH and --port over PORT', () => ({ args: ['--data', dataDir, '--port', '0'], env: { SNAPSHOT_PATH: snapshot + '.missing', PORT: '1' } })],
+    ['the environment alone', () => ({ args: [], env: { SNAPSHOT_PATH: snapshot, PORT: '0', SERVER: 'express' } })],
+  ])('serves from %s, and exits 0 on SIGTERM', async (_, setup) => {
+    const { args, env } = setup();
+    const child = startCli(['serve', ...args], { env: { ...QUIET, ...env } });
+    try {
+      expect(await searchBody(await listeningUrl(child))).toBe(expected);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exitCode(child)).toBe(0);
+  });
+
+  it('a bad variable is one line, exit 1', async () => {
+    expect(await runCli(['serve'], { env: { ...QUIET, PORT: 'eighty' } })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'configuration error: PORT must be an integer from 0 to 65535\n',
+    });
+  });
+});
+
+describe('npm start', () => {
+  it('runs serve on the bundled sample', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    // Its own process group, so that npm and the server it starts are stopped together.
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...QUIET, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    try {
+      const url = await listeningUrl(child);
+      expect(await searchBody(url)).toBe(createEngine().searchJson({ zip: '75201' }));
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+    await exitCode(child);
+  });
+});

@@ -1,0 +1,69 @@
+// The command line's shape: --help on every command, the look-ups' flags are their endpoints' query
+// parameters, and bad usage exits 2 while help and --version exit 0.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildRoutes } from '../../adapters/http/app.js';
+import { sampleEngine } from '../http/fixtures.js';
+import { runCli } from '../support/cli.js';
+
+const LOOKUP_ENDPOINTS = {
+  search: '/api/locations',
+  which: '/api/locations/which-carriers',
+  reach: '/api/locations/can-reach',
+  geocode: '/api/locations/geocode',
+};
+
+/** The options a command's --help lists (`--out <file>` -> `--out`). */
+async function helpOptions(command: string): Promise<string[]> {
+  const run = await runCli([command, '--help']);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(new RegExp(`^Usage: carrier-locations ${command} `));
+  return [...run.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]).sort();
+}
+
+describe('--help on every command', () => {
+  it.each([
+    ['build', ['--out', '--zips']],
+    ['validate', ['--json', '--strict', '--zips']],
+    ['serve', ['--data', '--port', '--server', '--snapshot']],
+  ])('%s', async (command, options) => {
+    expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
+  });
+
+  it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s', async (command, path) => {
+    const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
+    const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
+    expect(await helpOptions(command)).toEqual([...params, '--data', '--help', '--json', '--snapshot'].sort());
+  });
+
+  it('lists every command at the top', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    const commands = [...run.stdout.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
+    expect(commands).toEqual(['build', 'validate', 'serve', 'search', 'which', 'reach', 'geocode', 'help']);
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
+describe('bad usage exits 2 with the reason first', () => {
+  it.each([
+    [[], /^Usage: carrier-locations /],
+    [['frobnicate'], /^error: unknown command 'frobnicate'/],
+    [['search', '--zipp', '75201'], /^error: unknown option '--zipp'\n\(Did you mean --zip\?\)/],
+    [['search', '--zip'], /^error: option '--zip <zip>' argument missing/],
+    [['geocode', '10001'], /^error: too many arguments for 'geocode'/],
+    [['search', '--zip', '75201', '--snapshot', 'a', '--data', 'b'], /^error: option '--snapshot <file>' cannot be used with option '--data <dir>'/],
+    [['serve', '--server', 'fastify'], /^error: option '--server <kind>' argument 'fastify' is invalid/],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+});

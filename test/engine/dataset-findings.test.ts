@@ -1,0 +1,359 @@
+// Every finding of a dataset check, one small fixture each: a valid dataset written by hand with one
+// mistake put in, and the exact file, line, level and message expected for it. The ZIP gazetteer is
+// a hand-written GeoNames file, so every distance below is checked by hand.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkDataset, createEngine, DatasetError, formatFinding, type Finding } from '../../engine/index.js';
+import { releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
+import { gazetteerRow } from './geonames-rows.js';
+
+const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
+const SP_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
+
+const ZIPS = [
+  gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),
+  gazetteerRow('10002', 'New York', 'NY', 40.72, -73.99),
+  gazetteerRow('12201', 'Albany', 'NY', 42.65, -73.75),
+  gazetteerRow('75201', 'Dallas', 'TX', 32.79, -96.8),
+].join('\n');
+
+const CARRIERS_JSON = `[
+  {
+    "id": "acme-freight",
+    "name": "Acme Freight",
+    "scac": "ACMF",
+    "kind": "ltl",
+    "unified": true,
+    "canReach": true,
+    "lookup": "zip",
+    "schedules": true
+  },
+  {
+    "id": "harbor-line",
+    "name": "Harbor Line",
+    "scac": "HBLN",
+    "kind": "worldwide",
+    "unified": false,
+    "canReach": false,
+    "lookup": "country_code"
+  }
+]
+`;
+
+const TERMINALS = [
+  TERMINAL_HEADER, // 1
+  'acme-freight,NYC,Acme New York,1 Main St,,New York,NY,10001,US,555-0100,,nyc@acme.example,40.75,-74.0,', // 2
+  'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,alb@acme.example,42.65,-73.75,', // 3
+  'harbor-line,PAR,Harbor Paris,3 Rue A,,Paris,Île-de-France,,FR,555-0102,,par@harbor.example,48.85,2.35,', // 4
+];
+
+const POINTS = [
+  SP_HEADER, // 1
+  'acme-freight,10001,New York,NY,NYC,true,MTWRF,0', // 2
+  'acme-freight,10002,New York,NY,NYC,true,TR,1', // 3
+  'acme-freight,12201,Albany,NY,ALB,false,MWF,2', // 4
+];
+
+let root: string;
+let zipFile: string;
+let count = 0;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'dataset-findings-'));
+  zipFile = join(root, 'US.txt');
+  writeFileSync(zipFile, ZIPS);
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  releaseStableSampleDir();
+});
+
+interface Files {
+  carriers?: string | null;
+  terminals?: string[] | null;
+  points?: string[] | null;
+}
+
+/** Writes the valid dataset with the given files replaced (null: left out). */
+function dataset(files: Files = {}): string {
+  const dir = join(root, `case-${++count}`);
+  mkdirSync(dir);
+  const carriers = files.carriers === undefined ? CARRIERS_JSON : files.carriers;
+  const terminals = files.terminals === undefined ? TERMINALS : files.terminals;
+  const points = files.points === undefined ? POINTS : files.points;
+  if (carriers !== null) writeFileSync(join(dir, 'carriers.json'), carriers);
+  if (terminals !== null) writeFileSync(join(dir, 'terminals.csv'), `${terminals.join('\n')}\n`);
+  if (points !== null) writeFileSync(join(dir, 'service-points.csv'), `${points.join('\n')}\n`);
+  return dir;
+}
+
+const findingsOf = (files: Files): Finding[] => checkDataset(dataset(files), { zipFile }).findings;
+
+/** The valid rows with one replaced (by its line number). */
+function withLine(rows: string[], line: number, text: string): string[] {
+  const copy = [...rows];
+  copy[line - 1] = text;
+  return copy;
+}
+
+const error = (file: string, line: number, message: string): Finding => ({ file, line, level: 'error', message });
+const warning = (file: string, line: number, message: string): Finding => ({ file, line, level: 'warning', message });
+
+describe('the valid fixture', () => {
+  it('has no findings and reads whole', () => {
+    const check = checkDataset(dataset(), { zipFile });
+    expect(check.findings).toEqual([]);
+    expect(check.dataset?.carriers.map((c) => c.id)).toEqual(['acme-freight', 'harbor-line']);
+    expect(check.dataset?.terminals.map((t) => [t.terminalCode, t.latitude])).toEqual([['NYC', 40.75], ['ALB', 42.65], ['PAR', 48.85]]);
+    expect(check.dataset?.servicePoints.map((p) => [p.zip, p.direct, p.addOnDays])).toEqual([['10001', true, 0], ['10002', true, 1], ['12201', false, 2]]);
+  });
+});
+
+describe('errors: malformed or missing values', () => {
+  const terminalCases: [string, string, string][] = [
+    ['latitude out of range', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,200,-73.75,', 'latitude 200 is not between -90 and 90'],
+    ['latitude not a number', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,4O.5,-73.75,', 'latitude "4O.5" is not a number'],
+    ['longitude missing', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,,', 'longitude is required'],
+    ['longitude out of range', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-273.75,', 'longitude -273.75 is not between -180 and 180'],
+    ['name missing', 'acme-freight,ALB,,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-73.75,', 'name is required'],
+    ['country not a code', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,USA,555-0101,,,42.65,-73.75,', 'country "USA" is not a 2-letter country code such as US or CA'],
+    ['US ZIP malformed', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,1220,US,555-0101,,,42.65,-73.75,', 'zipCode "1220" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)'],
+  ];
+  for (const [name, row, message] of terminalCases) {
+    it(`terminals.csv: ${name}`, () => {
+      expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([error('terminals.csv', 3, message)]);
+    });
+  }
+
+  it('terminals.csv: terminal code missing (the points it served now name no terminal)', () => {
+    const row = 'acme-freight,,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-73.75,';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([
+      error('service-points.csv', 4, 'terminalCode "ALB" is not a terminal of acme-freight in terminals.csv'),
+      error('terminals.csv', 3, 'terminalCode is required'),
+    ]);
+  });
+
+  const pointCases: [string, string, string][] = [
+    ['ZIP of 4 digits', 'acme-freight,1220,Albany,NY,ALB,false,MWF,2', 'zip "1220" is not a 5-digit ZIP code'],
+    ['state spelled out', 'acme-freight,12201,Albany,New York,ALB,false,MWF,2', 'state "New York" is not a 2-letter state code'],
+    ['direct not a boolean', 'acme-freight,12201,Albany,NY,ALB,no,MWF,2', 'direct "no" must be true or false'],
+    ['service days out of order', 'acme-freight,12201,Albany,NY,ALB,false,FWM,2', 'serviceDays "FWM" must be letters of MTWRFSU in that order, such as MTWRF or TR'],
+    ['negative add-on days', 'acme-freight,12201,Albany,NY,ALB,false,MWF,-1', 'addOnDays "-1" is not a whole number from 0 to 99'],
+  ];
+  for (const [name, row, message] of pointCases) {
+    it(`service-points.csv: ${name}`, () => {
+      expect(findingsOf({ points: withLine(POINTS, 4, row) })).toEqual([error('service-points.csv', 4, message)]);
+    });
+  }
+
+  it('several bad values in one row: one finding each, in column order', () => {
+    const row = 'acme-freight,ALB,,2 State St,,Albany,NY,12201,US,555-0101,,,91,181,';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([
+      error('terminals.csv', 3, 'name is required'),
+      error('terminals.csv', 3, 'latitude 91 is not between -90 and 90'),
+      error('terminals.csv', 3, 'longitude 181 is not between -180 and 180'),
+    ]);
+  });
+
+  it('a row with a value too few is reported, and the next rows are still checked', () => {
+    const terminals = [...withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,42.65,-73.75,'),
+      'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,NY,,US,555-0103,,,95,-78.9,'];
+    expect(findingsOf({ terminals })).toEqual([
+      error('terminals.csv', 3, 'this row has 14 values, the header has 15 columns'),
+      error('terminals.csv', 5, 'latitude 95 is not between -90 and 90'),
+    ]);
+  });
+
+  it('a quote that is never closed is reported with its line', () => {
+    const terminals = [...TERMINALS, 'acme-freight,BUF,"Acme Buffalo,4 Elm St,,Buffalo,NY,,US,555-0103,,,42.9,-78.9,'];
+    expect(findingsOf({ terminals })).toEqual([error('terminals.csv', 5, 'a quoted value is never closed: the file ends inside quotes')]);
+  });
+});
+
+describe('errors: columns and files', () => {
+  it('a missing required column is one error on the header line; the other columns are still checked on every row', () => {
+    const drop = (row: string) => row.split(',').filter((_, i) => i !== 12).join(','); // latitude
+    const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-273.75,').map(drop);
+    expect(findingsOf({ terminals })).toEqual([
+      error('terminals.csv', 1, 'the header has no "latitude" column'),
+      error('terminals.csv', 3, 'longitude -273.75 is not between -180 and 180'),
+    ]);
+  });
+
+  it('missing optional columns (line2, fax, email, region) are no finding: their values read as empty', () => {
+    const optional = new Set([4, 10, 11, 14]);
+    const terminals = TERMINALS.map((row) => row.split(',').filter((_, i) => !optional.has(i)).join(','));
+    const check = checkDataset(dataset({ terminals }), { zipFile });
+    expect(check.findings).toEqual([]);
+    expect(check.dataset?.terminals[0]).toMatchObject({ terminalCode: 'NYC', line2: '', fax: '', email: '', region: '', latitude: 40.75 });
+  });
+
+  it('a missing terminals.csv or carriers.json is an error; a missing service-points.csv is not', () => {
+    expect(findingsOf({ terminals: null })).toEqual([...unknownTerminalErrors(), error('terminals.csv', 0, 'the file is missing')]);
+    // without carriers.json no carrier id is known to be unknown: one finding, not one per row
+    expect(findingsOf({ carriers: null })).toEqual([error('carriers.json', 0, 'the file is missing')]);
+    expect(findingsOf({ points: null })).toEqual([]);
+  });
+
+  /** With no terminals.csv, each served point names a terminal that does not exist. */
+  function unknownTerminalErrors(): Finding[] {
+    return [['NYC', 2], ['NYC', 3], ['ALB', 4]].map(([code, line]) =>
+      error('service-points.csv', line as number, `terminalCode "${code}" is not a terminal of acme-freight in terminals.csv`));
+  }
+});
+
+describe('errors: rows naming what does not exist, and repeated codes', () => {
+  it('an unknown carrier, in either table', () => {
+    const message = 'unknown carrier "acme-fraight": carriers.json has no carrier with that id';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, TERMINALS[2].replace('acme-freight', 'acme-fraight')) })).toEqual([
+      error('service-points.csv', 4, 'terminalCode "ALB" is not a terminal of acme-freight in terminals.csv'),
+      error('terminals.csv', 3, message),
+    ]);
+    expect(findingsOf({ points: withLine(POINTS, 3, POINTS[2].replace('acme-freight', 'acme-fraight')) })).toEqual([
+      error('service-points.csv', 3, message),
+    ]);
+  });
+
+  it('a duplicate terminal code of one carrier names the line it repeats', () => {
+    const terminals = [...TERMINALS, 'acme-freight,NYC,Acme Midtown,5 Fifth Ave,,New York,NY,10001,US,555-0104,,,40.75,-73.99,'];
+    expect(findingsOf({ terminals })).toEqual([error('terminals.csv', 5, 'terminalCode "NYC" of acme-freight is already used on line 2')]);
+    // the same code at another carrier is fine
+    const other = [...TERMINALS, 'harbor-line,NYC,Harbor New York,6 Pier Rd,,New York,NY,10001,US,555-0105,,,40.75,-74.0,'];
+    expect(findingsOf({ terminals: other })).toEqual([]);
+  });
+
+  it('a served point naming a terminal that does not exist', () => {
+    expect(findingsOf({ points: withLine(POINTS, 3, 'acme-freight,10002,New York,NY,BKN,true,TR,1') })).toEqual([
+      error('service-points.csv', 3, 'terminalCode "BKN" is not a terminal of acme-freight in terminals.csv'),
+    ]);
+  });
+});
+
+describe('errors: carriers.json, on the line of the entry or field', () => {
+  it('a bad field is reported on its own line, in words', () => {
+    const carriers = CARRIERS_JSON.replace('"kind": "ltl"', '"kind": "truck"').replace('"scac": "HBLN"', '"scac": "hb"');
+    expect(findingsOf({ carriers })).toEqual([
+      error('carriers.json', 6, 'kind "truck" must be one of ltl, freight, worldwide, postal'),
+      error('carriers.json', 15, 'scac "hb" must be 2-4 upper-case letters or digits'),
+    ]);
+  });
+
+  it('a missing field or an unknown one is reported on the entry\'s line', () => {
+    const carriers = CARRIERS_JSON.replace('    "unified": false,\n', '').replace('"lookup": "zip",', '"lookup": "zip", "colour": "red",');
+    expect(findingsOf({ carriers })).toEqual([
+      error('carriers.json', 2, 'unknown field "colour"'),
+      error('carriers.json', 12, 'unified is required'),
+    ]);
+  });
+
+  it('a repeated id names the line it repeats', () => {
+    const carriers = CARRIERS_JSON.replace('"id": "harbor-line"', '"id": "acme-freight"');
+    const found = findingsOf({ carriers, terminals: TERMINALS.slice(0, 3) });
+    expect(found).toEqual([error('carriers.json', 12, 'carrier id "acme-freight" is already used on line 2')]);
+  });
+
+  it('JSON syntax: the line of the mistake', () => {
+    const carriers = CARRIERS_JSON.replace('"kind": "worldwide",', '"kind": "worldwide"');
+    // the comma is missing at the end of line 16: the parser finds out at the next field, on line 17
+    expect(findingsOf({ carriers })).toEqual([error('carriers.json', 17, 'not valid JSON at column 5: unexpected text in quotes (is a comma missing before it?)')]);
+  });
+});
+
+describe('warnings: geography that looks wrong, and repeated rows', () => {
+  it('a terminal whose state disagrees with its ZIP\'s state', () => {
+    const row = 'acme-freight,ALB,Acme Albany,2 State St,,Albany,TX,12201,US,555-0101,,,42.65,-73.75,';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([
+      warning('terminals.csv', 3, 'state TX disagrees with ZIP 12201, which is in NY'),
+    ]);
+  });
+
+  it('coordinates more than 50 mi from the ZIP\'s point', () => {
+    // 42.65 N -> 41.65 N along a meridian: 1 degree = 69.09 mi (Earth radius 3958.8 mi)
+    const row = 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,41.65,-73.75,';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([
+      warning('terminals.csv', 3, 'latitude 41.65, longitude -73.75 is 69 mi from ZIP 12201 (Albany, NY): more than 50 mi'),
+    ]);
+    // 0.7 degrees (48 mi) is within the limit
+    const near = 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,41.95,-73.75,';
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, near) })).toEqual([]);
+  });
+
+  it('a US state code that is not a state or territory', () => {
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,XX,,US,555-0103,,,42.9,-78.9,';
+    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([warning('terminals.csv', 5, 'state "XX" is not a US state or territory')]);
+    // territories are states here; a foreign office's region is no US state code
+    const pr = 'acme-freight,SJU,Acme San Juan,7 Calle Luna,,San Juan,PR,,US,555-0106,,,18.47,-66.11,';
+    expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
+  });
+
+  it('a served ZIP the gazetteer lacks', () => {
+    expect(findingsOf({ points: [...POINTS, 'acme-freight,99999,Nowhere,NY,NYC,true,MTWRF,0'] })).toEqual([
+      warning('service-points.csv', 5, 'ZIP 99999 is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file'),
+    ]);
+  });
+
+  it('a served ZIP more than 500 mi from its terminal', () => {
+    // Dallas (32.79, -96.8) from New York's terminal (40.75, -74.0): 1,370 mi by the haversine formula
+    expect(findingsOf({ points: [...POINTS, 'acme-freight,75201,Dallas,TX,NYC,true,MTWRF,3'] })).toEqual([
+      warning('service-points.csv', 5, `ZIP 75201 is ${Math.round(haversine(32.79, -96.8, 40.75, -74.0))} mi from its terminal NYC: more than 500 mi`),
+    ]);
+  });
+
+  it('a duplicate points-served row names the line it repeats (the city compared as a name)', () => {
+    expect(findingsOf({ points: [...POINTS, 'acme-freight,10002,NEW YORK,NY,NYC,false,MTWRF,0'] })).toEqual([
+      warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 NEW YORK'),
+    ]);
+  });
+
+  it('warnings leave the dataset usable: the engine loads it', () => {
+    const dir = dataset({ points: [...POINTS, 'acme-freight,99999,Nowhere,NY,NYC,true,MTWRF,0'] });
+    expect(checkDataset(dir, { zipFile }).dataset).not.toBeNull();
+    expect(createEngine({ dataDir: dir, zipFile }).carriers.map((c) => c.id)).toEqual(['acme-freight', 'harbor-line']);
+  });
+});
+
+describe('all at once, sorted by file and line', () => {
+  it('every finding of a dataset with many mistakes, formatted as file:line: level: message', () => {
+    const carriers = CARRIERS_JSON.replace('"scac": "ACMF"', '"scac": "acmf"');
+    const terminals = [
+      TERMINAL_HEADER,
+      'acme-freight,NYC,Acme New York,1 Main St,,New York,TX,10001,US,555-0100,,,40.75,-74.0,',
+      'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,142.65,-73.75,',
+      'harbor-line,PAR,Harbor Paris,3 Rue A,,Paris,Île-de-France,,FR,555-0102,,,48.85,2.35,',
+    ];
+    const points = [...POINTS, 'acme-freight,99999,Nowhere,NY,NYC,true,MTWRF,0', 'acme-freight,10001,New York,NY,NYC,true,MTWRF,0'];
+    const dir = dataset({ carriers, terminals, points });
+    const expected = [
+      'carriers.json:5: error: scac "acmf" must be 2-4 upper-case letters or digits',
+      'service-points.csv:5: warning: ZIP 99999 is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file',
+      'service-points.csv:6: warning: repeats line 2: acme-freight serving 10001 New York',
+      'terminals.csv:2: warning: state TX disagrees with ZIP 10001, which is in NY',
+      'terminals.csv:3: error: latitude 142.65 is not between -90 and 90',
+    ];
+    expect(checkDataset(dir, { zipFile }).findings.map(formatFinding)).toEqual(expected);
+    // loading fails with the same list, warnings included
+    try {
+      createEngine({ dataDir: dir, zipFile });
+      expect.unreachable('the dataset has errors');
+    } catch (e) {
+      expect(e).toBeInstanceOf(DatasetError);
+      expect((e as DatasetError).problems).toEqual(expected);
+      expect((e as DatasetError).findings.map(formatFinding)).toEqual(expected);
+    }
+  });
+});
+
+describe('the sample dataset', () => {
+  it('passes every check, warnings included, against the GeoNames file it was generated from', () => {
+    expect(checkDataset(stableSampleDir(), { zipFile: ZIP_FILE }).findings.map(formatFinding)).toEqual([]);
+  });
+});
+
+function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  return 2 * 3958.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}

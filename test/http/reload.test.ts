@@ -1,0 +1,105 @@
+// kill -HUP on a real server process, on both servers, while clients keep calling: the new data is
+// swapped in with no failed request, and a broken or foreign file leaves the data already loaded
+// serving, with the reason in the log. The roll-out is the documented one: build to a temporary
+// file, rename it over the served one, send SIGHUP.
+
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { startServer } from '../../adapters/server.js';
+import { buildOneCarrierSnapshot, writeOneCarrierDataset } from '../support/datasets.js';
+import { startServerProcess } from '../support/server-process.js';
+import { API_KEYS, KEYS, SERVER_KINDS } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'carrier-reload-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const acme = buildOneCarrierSnapshot(dir, 'acme');
+const bolt = buildOneCarrierSnapshot(dir, 'bolt');
+const CLIENTS = 8;
+
+describe.each(SERVER_KINDS)('SIGHUP on %s', (server) => {
+  it('swaps the data under concurrent requests with none failing, and keeps it when the new file is broken', async () => {
+    const live = join(dir, `${server}.snapshot`);
+    copyFileSync(acme, live);
+    const rollOut = (content: Buffer | string) => {
+      writeFileSync(`${live}.tmp`, content);
+      renameSync(`${live}.tmp`, live);
+    };
+    const proc = await startServerProcess({ SERVER: server, API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info' });
+    const logged = (msg: string) => proc.output().split('\n').filter((line) => line.includes(`"msg":"${msg}"`));
+    const served = new Map<string, number>();
+    const failures: string[] = [];
+    let calling = true;
+    const clients = Array.from({ length: CLIENTS }, async () => {
+      while (calling) {
+        try {
+          const reply = await fetch(`${proc.url}/api/locations?zip=60601`, { headers: { 'x-api-key': KEYS.pro } });
+          const body = await reply.json();
+          if (reply.status !== 200) failures.push(`${reply.status} ${JSON.stringify(body)}`);
+          else served.set(body.carriers.join(), (served.get(body.carriers.join()) ?? 0) + 1);
+        } catch (err) {
+          failures.push(String(err));
+        }
+      }
+    });
+    const servedAfter = async (carrier: string, more: number) => {
+      const from = served.get(carrier) ?? 0;
+      await vi.waitFor(() => expect(served.get(carrier) ?? 0).toBeGreaterThanOrEqual(from + more), { timeout: 20_000, interval: 20 });
+    };
+    try {
+      await servedAfter('acme', 50);
+      expect((await fetch(`${proc.url}/api/bolt-location?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).status).toBe(404);
+
+      rollOut(readFileSync(bolt));
+      proc.child.kill('SIGHUP');
+      await servedAfter('bolt', 50);
+      expect(logged('data reloaded')).toHaveLength(1);
+      // The route table follows the new carriers.
+      expect((await fetch(`${proc.url}/api/bolt-location?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).status).toBe(200);
+      expect((await fetch(`${proc.url}/api/acme-location?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).status).toBe(404);
+
+      // A foreign file, then a snapshot cut short: each is refused, with the reason, and bolt keeps serving.
+      rollOut('{"not": "a snapshot"}');
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(logged('reload failed: still serving the data loaded before')).toHaveLength(1), { timeout: 20_000 });
+      expect(logged('reload failed: still serving the data loaded before')[0]).toMatch(/not a carrier-location snapshot/);
+      const whole = readFileSync(bolt);
+      rollOut(whole.subarray(0, whole.length >> 1));
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(logged('reload failed: still serving the data loaded before')).toHaveLength(2), { timeout: 20_000 });
+      expect(logged('reload failed: still serving the data loaded before')[1]).toMatch(/truncated or corrupt snapshot/);
+      await servedAfter('bolt', 50);
+    } finally {
+      calling = false;
+      await Promise.all(clients);
+      await proc.stop();
+    }
+    expect(failures).toEqual([]);
+    expect([...served.keys()].sort()).toEqual(['acme', 'bolt']);
+    expect(logged('data reloaded')).toHaveLength(1);
+  });
+});
+
+describe('reload of a dataset directory (DATA_DIR)', () => {
+  it('compiles the directory again; a broken one leaves the data loaded before', async () => {
+    const dataDir = writeOneCarrierDataset(dir, 'acme-dir');
+    const running = await startServer({ PORT: '0', API_KEYS, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { host: '127.0.0.1' });
+    const carriers = async () =>
+      (await (await fetch(`${running.url}/api/locations?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).json()).carriers;
+    try {
+      expect(await carriers()).toEqual(['acme-dir']);
+      for (const file of ['carriers.json', 'terminals.csv']) {
+        writeFileSync(join(dataDir, file), readFileSync(join(writeOneCarrierDataset(dir, 'bolt-dir'), file)));
+      }
+      expect(await running.reload()).toBe(true);
+      expect(await carriers()).toEqual(['bolt-dir']);
+
+      writeFileSync(join(dataDir, 'carriers.json'), '[{"id": "broken"');
+      expect(await running.reload()).toBe(false);
+      expect(await carriers()).toEqual(['bolt-dir']);
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,232 @@
+// The package as a user gets it: `npm pack` (its lifecycle builds dist/ and the sample snapshot),
+// run on a copy of the source tree as a fresh clone has it, so the build neither sees stale output
+// nor rewrites the dist/ and snapshot other test files are running from; then
+// `npm install --ignore-scripts <tarball>` into an empty project, which must work at once:
+// the library answers like this repository's engine, the engine entry loads no adapter dependency,
+// require() works, the bin runs, and the declarations of every entry type-check under both
+// module resolutions. It talks to the npm registry for the package's dependencies.
+
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../engine/index.js';
+import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
+import { writeDataset } from './support/small-dataset.js';
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+const SLOW = 180_000;
+
+/** The README's "Library" program: what an embedder writes first. */
+const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+const libraryProgram = /## Library\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1];
+
+let root: string;
+let app: string;
+let packed: { filename: string; size: number; files: { path: string }[] };
+let installedBin: CliOptions;
+
+const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+const node = (args: string[]) => run(process.execPath, args, { cwd: app });
+
+/** The files git tracks or would track (untracked but not ignored), copied; node_modules linked. */
+async function sourceTree(into: string): Promise<string> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repo, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of stdout.split('\0')) {
+    if (file && existsSync(join(repo, file))) cpSync(join(repo, file), join(into, file));
+  }
+  symlinkSync(join(repo, 'node_modules'), join(into, 'node_modules'), 'dir');
+  return into;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'package-'));
+  const source = await sourceTree(join(root, 'source'));
+  // Script output (the snapshot build) shares stdout with the JSON report, which comes last.
+  const { stdout } = await npm(['pack', '--json', '--pack-destination', root], source);
+  [packed] = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m)));
+  app = join(root, 'app');
+  writeDataset(app, { 'package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }) });
+  await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', join(root, packed.filename)], app);
+  installedBin = { command: [join(app, 'node_modules', '.bin', 'carrier-locations')], cwd: app };
+}, SLOW);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the tarball', () => {
+  it('holds the compiled code with its declarations, the sample snapshot, README, LICENSE and nothing else', () => {
+    const paths = packed.files.map((f) => f.path).sort();
+    const outside = paths.filter((p) => !/^dist\/(engine|adapters)\/.+\.(js|d\.ts)$/.test(p));
+    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', 'package.json']);
+    // Every module compiled from engine/ and adapters/ is there, but the Lambda bundler (a dev tool).
+    const compiled = (dir: string): string[] =>
+      readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
+    const expected = [...compiled('engine'), ...compiled('adapters')].filter((p) => p !== 'dist/adapters/build-lambda.js');
+    expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(expected.sort());
+  });
+
+  it('is publishable: not private, a version, license, description, keywords, repository', () => {
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(repo, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(pkg.description).toBeTruthy();
+    expect(pkg.keywords.length).toBeGreaterThan(0);
+    expect(pkg.repository.url).toBeTruthy();
+  });
+
+  it('has the size the README states', () => {
+    const stated = /tarball is about ([\d.]+) MB/.exec(readme);
+    expect(stated, 'the README states the tarball size').not.toBeNull();
+    expect(Math.abs(Number(stated![1]) - packed.size / 1e6)).toBeLessThan(0.5);
+  });
+});
+
+describe('installed with scripts off into an empty project', () => {
+  it('leaves the optional peers (express, ioredis, swagger-ui-dist) uninstalled', () => {
+    for (const peer of ['express', 'ioredis', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
+  });
+
+  it('answers a search from the bundled snapshot, as this repository does, loading no adapter dependency', async () => {
+    writeFileSync(
+      join(app, 'search.mjs'),
+      [
+        "import { createEngine } from 'carrier-locations';",
+        'const engine = createEngine();',
+        "process.stdout.write(engine.searchJson({ zip: '75201', radius: 50 }));",
+      ].join('\n'),
+    );
+    // A resolve hook that fails the run if anything imports a dependency the engine must not load.
+    writeFileSync(
+      join(app, 'forbid-hooks.mjs'),
+      [
+        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist'];",
+        'export async function resolve(specifier, context, next) {',
+        "  if (FORBIDDEN.includes(specifier.split('/')[0])) throw new Error(`the engine entry imported ${specifier}`);",
+        '  return next(specifier, context);',
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'forbid.mjs'), "import { register } from 'node:module';\nregister('./forbid-hooks.mjs', import.meta.url);\n");
+    const expected = createEngine().searchJson({ zip: '75201', radius: 50 });
+    expect((await node(['search.mjs'])).stdout).toBe(expected);
+    expect((await node(['--import', './forbid.mjs', 'search.mjs'])).stdout).toBe(expected);
+    // The hook does catch an adapter entry that loads one.
+    await expect(node(['--import', './forbid.mjs', '-e', "await import('carrier-locations/http')", '--input-type=module'])).rejects.toThrow(
+      /the engine entry imported pino/,
+    );
+  });
+
+  it("runs the README's library program", async () => {
+    writeFileSync(join(app, 'readme-library.mjs'), libraryProgram);
+    const { stdout } = await node(['readme-library.mjs']);
+    const { resolved, matchType, results } = createEngine().search({ zip: '75201', radius: 50 });
+    expect(stdout.split('\n').slice(0, results.length + 1)).toEqual([
+      `${resolved!.city}, ${resolved!.state}: ${matchType} match`,
+      ...results.map((r) => [r.carrier, r.terminalCode, r.name, r.city, r.distanceMiles].join(' ')),
+    ]);
+  });
+
+  it(`works from CommonJS with require() (Node ${pkg.engines.node})`, async () => {
+    const script = "const { createEngine } = require('carrier-locations'); process.stdout.write(createEngine().searchJson({ zip: '60601' }));";
+    const { stdout, stderr } = await node(['--input-type=commonjs', '-e', script]);
+    expect(stdout).toBe(createEngine().searchJson({ zip: '60601' }));
+    expect(stderr).toBe('');
+  });
+
+  it('runs the command line: look-ups, validate and build', async () => {
+    const search = await runCli(['search', '--zip', '75201', '--json'], installedBin);
+    expect(search).toEqual({ code: 0, stdout: `${createEngine().searchJson({ zip: '75201' })}\n`, stderr: '' });
+    expect((await runCli(['search', '--zip', '75201'], installedBin)).stdout).toMatch(/^Dallas, TX: \w+ match, \d+ locations within 25 mi\n┌/);
+
+    const data = writeDataset(join(root, 'my-carriers'));
+    expect((await runCli(['validate', data], installedBin)).code).toBe(0);
+    const out = join(root, 'my-carriers.snapshot');
+    expect((await runCli(['build', data, '--out', out], installedBin)).code).toBe(0);
+    expect((await runCli(['search', '--zip', '75201', '--json', '--snapshot', out], installedBin)).stdout).toBe(
+      `${createEngine({ dataDir: data }).searchJson({ zip: '75201' })}\n`,
+    );
+    const bundled = join(app, 'node_modules', 'carrier-locations', 'data', 'build', 'sample.snapshot');
+    const refused = await runCli(['build', data, '--out', bundled], installedBin);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is the bundled sample snapshot/);
+  });
+
+  it('serve names the optional peer it needs', async () => {
+    expect(await runCli(['serve'], installedBin)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: express is not installed (an optional peer dependency of carrier-locations): npm install express\n',
+    });
+  });
+
+  it('serves on plain node:http without express', async () => {
+    const child = startCli(['serve', '--server', 'node', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
+    try {
+      const url = await listeningUrl(child);
+      const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
+      expect(await reply.text()).toBe(createEngine().searchJson({ zip: '75201' }));
+      // swagger-ui-dist is not installed either: /docs says what to install, as JSON.
+      const docs = await fetch(`${url}/docs`);
+      expect(docs.status).toBe(404);
+      expect((await docs.json()).error).toMatch(/npm install swagger-ui-dist/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exitCode(child)).toBe(0);
+  });
+});
+
+describe('with express installed next to it', () => {
+  beforeAll(async () => {
+    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', '@types/express@5', '@types/node@20'], app);
+  }, SLOW);
+
+  it('serves the API', async () => {
+    const child = startCli(['serve', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
+    try {
+      const reply = await fetch(`${await listeningUrl(child)}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
+      expect(await reply.text()).toBe(createEngine().searchJson({ zip: '75201' }));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exitCode(child)).toBe(0);
+  });
+
+  it.each([
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
+  ])('declarations of every entry type-check under moduleResolution %s', async (name, resolution) => {
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      [
+        "import { createEngine, InvalidInputError, type SearchResult } from 'carrier-locations';",
+        "import { createApp, createKvStore, KeyRing, parseApiKeys } from 'carrier-locations/http';",
+        "import { createRouter } from 'carrier-locations/express';",
+        "import { handler, type LambdaEvent, type LambdaResult } from 'carrier-locations/lambda';",
+        'const engine = createEngine();',
+        "const result: SearchResult = engine.search({ zip: '75201' });",
+        'export const miles: number = result.results[0].distanceMiles;',
+        "const core = createApp({ engine, keys: new KeyRing(parseApiKeys('k:pro')), kv: await createKvStore({}) });",
+        'export const router = createRouter(core);',
+        'export const lambda: (event: LambdaEvent) => Promise<LambdaResult> = handler;',
+        'export const invalid = new InvalidInputError("zip must be 5 digits").status;',
+        '// @ts-expect-error: the types are real, not any',
+        "engine.search({ zip: '75201', radius: true });",
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'readme-library.ts'), libraryProgram);
+    const tsconfig = `tsconfig.${name}.json`;
+    const compilerOptions = { ...resolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
+    writeFileSync(join(app, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'readme-library.ts'] }));
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await node([tsc, '-p', tsconfig]).catch((err: { stdout: string }) => err);
+    expect(checked.stdout).toBe('');
+  });
+});
