@@ -136,7 +136,7 @@ if (wanted(1)) {
   ));
   console.log(
     `  mean: over ${timings[0].batches} interleaved batches of each; p50/p99: ${int(perCall[0].length)} single calls of each, in interleaved runs of 64, ` +
-      `less the clock's own ${us(clockNs / 1e3)} us; bytes/call: JS heap growth per call (median of 41 batches of 64 calls after a full GC)`,
+      `less the clock's own ${us(clockNs / 1e3)} us; bytes/call: JS heap growth per call (median of 61 batches of 64 calls, each after a full GC)`,
   );
   console.log('  answer JSON bytes: the mean size of the answer as JSON text (for searchJson, the text it returns)');
   summary.push(['**The query path**, 25 mi: mean (p50, p99) per call; bytes allocated per call / answer as JSON', '', '', '', '']);

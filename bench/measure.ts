@@ -162,9 +162,9 @@ export const collectGarbage: () => void = (() => {
  * after a full collection and is small enough that no collection runs within it (a batch that saw
  * one shrinks, so the median over batches is taken).
  */
-export function bytesPerCall(run: (q: number) => number, queryCount: number, batch = 64, batches = 41): number {
+export function bytesPerCall(run: (q: number) => number, queryCount: number, batch = 64, batches = 61): number {
   // Warm first: code that is not optimized yet allocates what optimized code keeps in registers.
-  for (let i = 0; i < Math.max(queryCount, 5000); i++) sink += run(i % queryCount);
+  for (let i = 0; i < Math.max(5 * queryCount, 20_000); i++) sink += run(i % queryCount);
   const perCall: number[] = [];
   let q = 0;
   for (let b = 0; b < batches; b++) {
