@@ -1,8 +1,8 @@
-// npm run bench [-- --quick]: the engine's figures next to their baselines, in one run on the
+// npm run bench [-- --quick] [-- --only 1,4]: the engine's figures next to their baselines, in one run on the
 // sample data, over the same seeded random queries. Figures only: targets are printed with the
 // measured ratio, never asserted.
 //
-//   1. unified search          engine.search({ zip, radius: 25 })
+//   1. the query path          search, searchJson, whichCarriers, canReach, geocode vs the floor
 //   2. radius fan-out          one walk of the unified index vs geokdbush per carrier vs the floor
 //   3. nearest-k per carrier   LocationIndex.nearest vs geokdbush.around vs a brute-force scan
 //   4. cold start              snapshot load, first query and RSS, in fresh node processes
@@ -13,18 +13,27 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';
+import type { z } from 'zod';
+import { roundMiles } from '../engine/geo.js';
+import {
+  canReachQuerySchema, geocodeQuerySchema, parseInput, parseWithZod, placeQuerySchema, searchQuerySchema,
+} from '../engine/requests.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
-import { compare, median, quantile, singleCalls, sinkValue, type Timing } from './measure.js';
+import { bytesPerCall, compare, latencies, median, quantile, sinkValue, type Contender, type Timing } from './measure.js';
 import type { ScaleResult } from './scale.js';
-import { bruteNearest, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED } from './workload.js';
+import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED, type PointIndex } from './workload.js';
 
 const quick = process.argv.includes('--quick');
+/** `--only 1,4`: run those sections only. */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',').map(Number) : null;
+const wanted = (section: number) => only === null || only.includes(section);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = performance.now();
 const QUERIES = 4096;
@@ -70,57 +79,138 @@ function timingRows(timings: Timing[], reference?: Timing): string[][] {
 const TIMING_HEADER = ['contender', 'median us', 'p99 us', 'calls/s', 'vs ours', 'batches x calls'];
 
 // ---------------------------------------------------------------------------------------------
-// 1. Unified search
+// 1. The query path
 
-heading('1. Unified search: engine.search({ zip, radius: 25 }) on random contiguous-US ZIPs');
-{
-  const kinds = { exact: 0, nearby: 0, none: 0 };
-  let results = 0;
+/** One kdbush over the unified carriers' locations, for the floor: item i is location t.unifiedLoc[i]. */
+function unifiedFloorIndex(): PointIndex {
+  const kd = new KDBush(t.unifiedLoc.length);
+  const itemLat = Float64Array.from(t.unifiedLoc, (l) => t.locLat[l]);
+  const itemLng = Float64Array.from(t.unifiedLoc, (l) => t.locLng[l]);
+  for (let i = 0; i < itemLat.length; i++) kd.add(itemLng[i], itemLat[i]);
+  kd.finish();
+  return { kd, itemLat, itemLng };
+}
+
+if (wanted(1)) {
+  heading(`1. The query path: each unified method next to the floor, over the same ${QUERIES} ZIPs, radius ${RADIUS} mi, in one run`);
+  const floorIndex = unifiedFloorIndex();
+  const floorOut = new Uint32Array(t.unifiedLoc.length);
+  const floorTerms = new Float64Array(t.unifiedLoc.length);
+  const floor = (q: number) => floorSearch(floorIndex, queries.lat[q], queries.lng[q], RADIUS, floorOut, floorTerms);
+  const reachable = net.carriers.filter((c) => c.canReach).map((c) => c.id);
+  const searchQueries = queries.zip.map((zip) => ({ zip, radius: RADIUS }));
+  const reachQueries = queries.zip.map((zip, q) => ({ carrier: reachable[q % reachable.length], zip, radius: RADIUS }));
+  const geocodeQueries = queries.zip.map((zip) => ({ zip }));
+  const methods: (Contender & { answer: (q: number) => unknown })[] = [
+    { name: 'engine.search', answer: (q) => engine.search(searchQueries[q]), run: (q) => engine.search(searchQueries[q]).total },
+    { name: 'engine.searchJson', answer: (q) => engine.searchJson(searchQueries[q]), run: (q) => engine.searchJson(searchQueries[q]).length },
+    { name: 'engine.whichCarriers', answer: (q) => engine.whichCarriers(searchQueries[q]), run: (q) => engine.whichCarriers(searchQueries[q]).carrierCount },
+    { name: 'engine.canReach', answer: (q) => engine.canReach(reachQueries[q]), run: (q) => (engine.canReach(reachQueries[q]).canReach ? 1 : 0) },
+    { name: 'engine.geocode', answer: (q) => engine.geocode(geocodeQueries[q]), run: (q) => (engine.geocode(geocodeQueries[q]).found ? 1 : 0) },
+  ];
+
+  // Every query timed below is first checked: the fast paths against their references.
+  const check = checkQueryPath({ floor, floorOut, searchQueries, reachQueries, geocodeQueries });
+  for (const line of check) console.log(`  ${line}`);
+
+  const contenders: Contender[] = [{ name: 'floor: kdbush.range + haversine + sort', run: floor }, ...methods];
+  // Batches of about 2 ms (a thousand calls or so): each method runs warm, as in a service answering a stream of queries.
+  const timings = compare(contenders, QUERIES, { budgetMs: 6000, batchTargetUs: 2000 });
+  const { perCall, clockNs } = latencies(contenders, QUERIES, 30_000);
+  const bytes = contenders.map((c) => bytesPerCall(c.run, QUERIES));
+  const answerBytes = [NaN, ...methods.map((m) => meanAnswerBytes(m.answer))];
+  const floorMean = timings[0].meanUs;
+  const target = (i: number) => {
+    if (i === 0) return ['', ''];
+    const mean = timings[i].meanUs;
+    return contenders[i].name === 'engine.geocode'
+      ? ['< 0.5 us', verdict(mean < 0.5)]
+      : ['<= 3x floor', verdict(mean <= 3 * floorMean)];
+  };
+  console.log(table(
+    ['contender', 'mean us', 'p50 us', 'p99 us', 'mean / floor', 'target', '', 'bytes/call', 'answer JSON bytes'],
+    contenders.map((c, i) => [
+      c.name, us(timings[i].meanUs), us(quantile(perCall[i], 0.5) / 1e3), us(quantile(perCall[i], 0.99) / 1e3),
+      i === 0 ? '1.00x' : ratio(timings[i].meanUs / floorMean), ...target(i), int(bytes[i]), i === 0 ? '' : int(answerBytes[i]),
+    ]),
+  ));
+  console.log(
+    `  mean: over ${timings[0].batches} interleaved batches of each; p50/p99: ${int(perCall[0].length)} single calls of each, in interleaved runs of 64, ` +
+      `less the clock's own ${us(clockNs / 1e3)} us; bytes/call: JS heap growth per call (median of 61 batches of 64 calls, each after a full GC)`,
+  );
+  console.log('  answer JSON bytes: the mean size of the answer as JSON text (for searchJson, the text it returns)');
+  summary.push(['**The query path**, 25 mi: mean (p50, p99) per call; bytes allocated per call / answer as JSON', '', '', '', '']);
+  contenders.forEach((c, i) => {
+    const [goal, met] = target(i);
+    summary.push([
+      `\`${c.name.replace('floor: ', '')}\``,
+      `${us(timings[i].meanUs)} us (${us(quantile(perCall[i], 0.5) / 1e3)}, ${us(quantile(perCall[i], 0.99) / 1e3)}); ${int(bytes[i])} B${i === 0 ? '' : ` / ${int(answerBytes[i])} B`}`,
+      i === 0 ? 'the floor' : `floor ${us(floorMean)} us`,
+      i === 0 ? '1.00x' : ratio(timings[i].meanUs / floorMean),
+      goal ? `${goal}: ${met}` : '',
+    ]);
+  });
+}
+
+/** The mean size, as JSON text, of a method's answers over the queries. */
+function meanAnswerBytes(answer: (q: number) => unknown): number {
+  let total = 0;
   for (let q = 0; q < QUERIES; q++) {
-    const r = engine.search({ zip: queries.zip[q], radius: RADIUS });
-    kinds[r.matchType]++;
-    results += r.total;
+    const a = answer(q);
+    total += typeof a === 'string' ? a.length : JSON.stringify(a).length;
   }
-  const hits = new Hits(512);
-  const accept = new Uint8Array(net.carriers.length);
-  for (const c of unified) accept[c] = 1;
-  const timings = compare(
-    [
-      { name: 'engine.search({ zip, radius: 25 })', run: (q) => engine.search({ zip: queries.zip[q], radius: RADIUS }).total },
-      { name: '  part: engine.geocode({ zip })', run: (q) => (engine.geocode({ zip: queries.zip[q] }).found ? 1 : 0) },
-      {
-        name: '  part: radius step (unifiedIndex.within + sort)',
-        run: (q) => {
-          hits.clear();
-          net.unifiedIndex.within(queries.lat[q], queries.lng[q], RADIUS, hits, accept, t.locCarrier);
-          hits.sort();
-          return hits.count;
-        },
-      },
-    ],
-    QUERIES,
-    { budgetMs: 3000 },
-  );
-  const single = singleCalls((q) => engine.search({ zip: queries.zip[q], radius: RADIUS }).total, QUERIES, 20000);
-  const search = timings[0];
-  console.log(table(['contender', 'median us', 'p99 us', 'calls/s', 'share of search', 'batches x calls'], timings.map((x) => [
-    x.name, us(x.medianUs), us(x.p99Us), int(x.callsPerSec), x === search ? '' : `${((100 * x.medianUs) / search.medianUs).toFixed(0)}%`,
-    `${x.batches} x ${x.batchSize}`,
-  ])));
-  console.log(
-    `  single calls (${int(single.length)}, each timed alone): p50 ${us(quantile(single, 0.5) / 1e3)} us, p99 ${us(quantile(single, 0.99) / 1e3)} us, ` +
-      `p99.9 ${us(quantile(single, 0.999) / 1e3)} us, max ${us(single[single.length - 1] / 1e3)} us`,
-  );
-  console.log(
-    `  answers: matchType exact ${kinds.exact}, nearby ${kinds.nearby}, none ${kinds.none} of ${QUERIES}; ${(results / QUERIES).toFixed(1)} results per search`,
-  );
-  summary.push([
-    'Unified search, 25 mi (`engine.search`)',
-    `${us(search.medianUs)} us median, ${us(search.p99Us)} us p99 (single calls: ${us(quantile(single, 0.99) / 1e3)} us p99); ${int(search.callsPerSec)} calls/s`,
-    '-',
-    '-',
-    '-',
-  ]);
+  return total / QUERIES;
+}
+
+/**
+ * Checks every timed query: the input fast path gives zod's output; searchJson is
+ * JSON.stringify(search); the nearby results of search are exactly the floor's locations of the
+ * carriers without an exact match, at the floor's distances; which-carriers and can-reach agree
+ * with search on who serves the place. Returns the lines to print.
+ */
+function checkQueryPath(input: {
+  floor: (q: number) => number;
+  floorOut: Uint32Array;
+  searchQueries: { zip: string; radius: number }[];
+  reachQueries: { carrier: string; zip: string; radius: number }[];
+  geocodeQueries: { zip: string }[];
+}): string[] {
+  const locOf = new Map<string, number>();
+  for (let l = 0; l < net.locationCount; l++) locOf.set(`${net.carriers[t.locCarrier[l]].id}|${t.locCode[l]}`, l);
+  const bad = { parse: 0, json: 0, nearby: 0, serving: 0 };
+  const parses: [z.ZodType, unknown[]][] = [
+    [searchQuerySchema, input.searchQueries],
+    [placeQuerySchema, input.searchQueries],
+    [canReachQuerySchema, input.reachQueries],
+    [geocodeQuerySchema, input.geocodeQueries],
+  ];
+  for (const [schema, list] of parses) {
+    for (const value of list) if (!isDeepStrictEqual(parseInput(schema, value), parseWithZod(schema, value))) bad.parse++;
+  }
+  for (let q = 0; q < QUERIES; q++) {
+    const result = engine.search(input.searchQueries[q]);
+    if (engine.searchJson(input.searchQueries[q]) !== JSON.stringify(result)) bad.json++;
+    const exact = new Set(result.results.filter((r) => r.match === 'exact').map((r) => r.carrier));
+    const nearby = result.results.filter((r) => r.match === 'nearby').map((r) => `${locOf.get(`${r.carrier}|${r.terminalCode}`)}@${r.distanceMiles}`);
+    const expected: string[] = [];
+    for (let k = 0, n = input.floor(q); k < n; k++) {
+      const l = t.unifiedLoc[input.floorOut[k]];
+      if (!exact.has(net.carriers[t.locCarrier[l]].id)) expected.push(`${l}@${roundMiles(net.distanceTo(l, queries.lat[q], queries.lng[q]))}`);
+    }
+    if (nearby.sort().join() !== expected.sort().join()) bad.nearby++;
+    const serving = new Set(result.results.map((r) => r.carrier));
+    const which = engine.whichCarriers(input.searchQueries[q]).carriers.map((c) => c.carrier);
+    const reach = engine.canReach(input.reachQueries[q]);
+    const reachServing = serving.has(reach.carrier) || reach.serviceType !== 'none';
+    if (which.length !== serving.size || which.some((id) => !serving.has(id)) || (net.carriers[net.carrierNumber(reach.carrier)].unified && reachServing !== reach.canReach)) {
+      bad.serving++;
+    }
+  }
+  return [
+    `checked on all ${QUERIES} queries before timing them (mismatches):`,
+    `  input fast path = zod: ${bad.parse}; searchJson = JSON.stringify(search): ${bad.json}; ` +
+      `search's nearby results = the floor's locations and distances: ${bad.nearby}; which-carriers / can-reach agree with search: ${bad.serving}`,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,8 +299,8 @@ function fanOut(radius: number, budgetMs: number): FanOut {
   return { all: timings, ours: timings[0], naive: timings[1], floor: timings[2], mismatches, meanHits: totalHits / QUERIES };
 }
 
-heading(`2. Radius fan-out: every unified carrier's locations within ${RADIUS} mi of a random ZIP point`);
-{
+if (wanted(2)) {
+  heading(`2. Radius fan-out: every unified carrier's locations within ${RADIUS} mi of a random ZIP point`);
   console.log(`  ${unified.length} unified carriers, ${int(t.unifiedLoc.length)} locations (per carrier ${unified.map((c) => carrierSize(c)).join(', ')})`);
   const result = fanOut(RADIUS, 3000);
   console.log(`  ${result.meanHits.toFixed(2)} locations per fan-out on average`);
@@ -244,8 +334,8 @@ heading(`2. Radius fan-out: every unified carrier's locations within ${RADIUS} m
 // ---------------------------------------------------------------------------------------------
 // 3. Nearest-k per carrier
 
-heading('3. Nearest-k per carrier (k = 1, 5), at any distance, from random ZIP points');
-{
+if (wanted(3)) {
+  heading('3. Nearest-k per carrier (k = 1, 5), at any distance, from random ZIP points');
   const hits = new Hits(16);
   const outId = new Uint32Array(8);
   const outH = new Float64Array(8);
@@ -312,8 +402,8 @@ heading('3. Nearest-k per carrier (k = 1, 5), at any distance, from random ZIP p
 // ---------------------------------------------------------------------------------------------
 // 4. Cold start, in fresh processes
 
-heading('4. Cold start: createEngine() + first search in a fresh node process (compiled dist/, median of 5)');
-{
+if (wanted(4)) {
+  heading('4. Cold start: createEngine() + first search in a fresh node process (compiled dist/, median of 5)');
   const dist = join(root, 'dist', 'engine', 'index.js');
   const stale = !existsSync(dist) || readdirSync(join(root, 'engine')).some((f) => {
     if (!f.endsWith('.ts')) return false;
@@ -393,8 +483,8 @@ console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, firstQueryMs: t
 // ---------------------------------------------------------------------------------------------
 // 5. Scale, each run in a process of its own
 
-heading('5. Scale: synthetic points over the contiguous US, LocationIndex built from kdbush in the bench');
-{
+if (wanted(5)) {
+  heading('5. Scale: synthetic points over the contiguous US: the index, and the whole unified search over them');
   const runs: [number, 'uniform' | 'clustered'][] = [
     [1_000_000, 'uniform'],
     [1_000_000, 'clustered'],
@@ -422,18 +512,28 @@ heading('5. Scale: synthetic points over the contiguous US, LocationIndex built 
       `${Object.values(r.mismatches).reduce((a, b) => a + b, 0)} of ${r.checked * 3}`,
     ]),
   ));
-  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat) + the lazy item->slot map nearest() builds;');
+  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat);');
   console.log('   RSS delta = RSS with only the LocationIndex alive (input points subtracted) - RSS before generating the points)');
   const rows: string[][] = [];
   for (const r of results) {
-    for (const [key, timings] of Object.entries(r.timings)) {
-      const [ours, base] = timings;
-      rows.push([`${int(r.points)} ${r.distribution}`, key, ours.name, us(ours.medianUs), us(ours.p99Us), base.name, us(base.medianUs), us(base.p99Us), ratio(ours.medianUs / base.medianUs)]);
+    for (const [key, [ours, base, ...more]] of Object.entries(r.timings)) {
+      for (const x of [ours, ...more]) {
+        rows.push([`${int(r.points)} ${r.distribution}`, key, x.name, us(x.meanUs), us(x.medianUs), us(x.p99Us), base.name, us(base.meanUs), us(base.medianUs), ratio(x.meanUs / base.meanUs)]);
+      }
     }
   }
-  console.log(table(['points', 'query', 'ours', 'median us', 'p99 us', 'baseline', 'median us', 'p99 us', 'ours/baseline'], rows));
+  console.log(table(['points', 'query', 'ours', 'mean us', 'median us', 'p99 us', 'baseline', 'mean us', 'median us', 'ours/baseline (mean)'], rows));
+  console.log('  unified search: eight unified carriers over the cloud, whole answers (objects, or JSON text) vs the floor kdbush.range + haversine + sort');
   for (const r of results) {
     const tm = r.timings;
+    const [search, floor, json] = tm['unified search 25 mi'];
+    summary.push([
+      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: whole unified search, 25 mi (${int(r.hitsPerQuery['unified search 25 mi'])} results)`,
+      `search ${us(search.meanUs)} us, searchJson ${us(json.meanUs)} us (mean)`,
+      `floor ${us(floor.meanUs)} us`,
+      `${ratio(search.meanUs / floor.meanUs)} / ${ratio(json.meanUs / floor.meanUs)} of floor`,
+      `mismatches ${r.mismatches['unified search vs the floor']}`,
+    ]);
     summary.push([
       `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: within 25 / 5 mi, nearest k=5`,
       `${us(tm['within 25 mi'][0].medianUs)} / ${us(tm['within 5 mi'][0].medianUs)} / ${us(tm['nearest k=5'][0].medianUs)} us`,
@@ -447,6 +547,6 @@ heading('5. Scale: synthetic points over the contiguous US, LocationIndex built 
 // ---------------------------------------------------------------------------------------------
 
 heading('Summary (paste into README "Performance")');
-console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs are per-call medians.\n`);
+console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs: the query path's and the scale runs' means, elsewhere per-call medians.\n`);
 console.log(markdownTable(['Measure', 'Engine', 'Baseline', 'Ratio', 'Target'], summary, ['l', 'l', 'l', 'l', 'l']));
 console.log(`\nbench runtime ${((performance.now() - started) / 1e3).toFixed(1)} s; load average at the end ${loadAvg()}${sinkValue() === 0.5 ? ' ' : ''}`);

@@ -6,7 +6,7 @@
 //   3. node:http: the API's plain adapter vs a bare node:http server doing the same, and vs one
 //      writing that body the way the API writes its answers
 //   4. where the node:http API's server CPU per request goes
-//   5. Lambda cold start: a fresh node process importing the built bundle and answering one event
+//   5. Lambda cold start: a fresh node process importing the built bundle and answering one event (cold-start.ts)
 //
 // Besides req/s, each run reads the server's CPU time (Linux /proc) and divides it by the requests
 // answered: CPU per request shifts far less than req/s when neighbours share the machine, and tells
@@ -16,11 +16,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { buildLambda } from '../adapters/build-lambda.js';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
+import { lambdaColdStart } from './cold-start.js';
 import { heading, int, ms, ratio, table, us, verdict } from './format.js';
 import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
 import { median, quantile } from './measure.js';
@@ -30,7 +30,6 @@ import { randomZipPoints, SEED } from './workload.js';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = 3;
 const CONNECTIONS = 32;
-const COLD_STARTS = 5;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
 
@@ -185,32 +184,6 @@ function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): str
   return [...rows.map(([what, value]) => [what, us(value)]), ['the node:http API, measured', us(api.cpuUs)]];
 }
 
-/** Imports the bundle in a fresh process and answers one event; times from inside that process. */
-function coldStart(bundle: string): Promise<{ importMs: number; firstMs: number; processMs: number }> {
-  const script = `
-    const t0 = performance.now();
-    const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
-    const t1 = performance.now();
-    const r = await handler({ version: '2.0', rawPath: '/api/locations', rawQueryString: 'zip=60601', headers: { 'x-api-key': 'bench-key' },
-      requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
-    const t2 = performance.now();
-    if (r.statusCode !== 200) throw new Error('status ' + r.statusCode);
-    console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1 }));`;
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: dirname(bundle),
-    env: { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) =>
-      code === 0 ? resolve({ ...JSON.parse(out), processMs: performance.now() - started }) : reject(new Error(`cold start exited ${code}`)),
-    ),
-  );
-}
-
 try {
   heading('The core, step by step (in-process, GET /api/locations?zip=<random>, logging off, memory store)');
   const steps = await measureSteps(zips, engine);
@@ -246,22 +219,7 @@ try {
   heading('Where a node:http API request spends the server CPU');
   console.log(table(['part', 'us per request'], cpuBreakdown(node, nodeCeiling, nodeWritten, steps)));
 
-  heading(`Lambda cold start (built bundle, fresh node process, median of ${COLD_STARTS})`);
-  const build = await buildLambda({ outDir: join(work, 'lambda') });
-  const starts = [];
-  for (let i = 0; i < COLD_STARTS; i++) starts.push(await coldStart(build.bundle));
-  console.log(
-    table(
-      ['bundle', 'import ms', 'first answer ms', 'import + answer ms', 'process spawn to exit ms'],
-      [[
-        `${(build.bundleBytes / 2 ** 20).toFixed(1)} MB + ${(build.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`,
-        ms(median(starts.map((s) => s.importMs))),
-        ms(median(starts.map((s) => s.firstMs))),
-        ms(median(starts.map((s) => s.importMs + s.firstMs))),
-        ms(median(starts.map((s) => s.processMs))),
-      ]],
-    ),
-  );
+  await lambdaColdStart(join(work, 'lambda'));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

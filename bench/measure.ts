@@ -1,7 +1,12 @@
 // Timing harness: contenders that answer the same queries are warmed up, then timed in
 // interleaved batches (each round runs one batch of every contender, in a rotating order), so
-// drift, GC and neighbours on the machine hit them alike. Figures are per-call times: the median
-// and p99, over batches, of batch time / batch size, read with process.hrtime.bigint.
+// drift, GC and neighbours on the machine hit them alike. Figures are per-call times: the mean
+// (all timed calls), and the median and p99, over batches, of batch time / batch size, read with
+// process.hrtime.bigint; `latencies` times single calls, and `bytesPerCall` weighs what a call
+// allocates.
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export interface Contender {
   name: string;
@@ -11,6 +16,8 @@ export interface Contender {
 
 export interface Timing {
   name: string;
+  /** Total timed time / total timed calls. */
+  meanUs: number;
   medianUs: number;
   p99Us: number;
   /** Total timed calls / total timed seconds. */
@@ -97,6 +104,7 @@ export function compare(contenders: Contender[], queryCount: number, options: Co
     const sorted = perCall[i].sort();
     return {
       name: c.name,
+      meanUs: total[i] / (rounds * sizes[i]) / 1e3,
       medianUs: quantile(sorted, 0.5) / 1e3,
       p99Us: quantile(sorted, 0.99) / 1e3,
       callsPerSec: (rounds * sizes[i]) / (total[i] / 1e9),
@@ -106,18 +114,69 @@ export function compare(contenders: Contender[], queryCount: number, options: Co
   });
 }
 
-/** Latency of single calls, each timed on its own (for calls long enough that the clock's own
- *  cost, ~0.05 us, does not matter). Returns sorted nanoseconds. */
-export function singleCalls(run: (q: number) => number, queryCount: number, calls: number): Float64Array {
-  const out = new Float64Array(calls);
-  let q = 0;
-  for (let i = 0; i < calls; i++) {
-    const t0 = now();
-    sink += run(q);
-    out[i] = Number(now() - t0);
-    if (++q === queryCount) q = 0;
+/**
+ * Latency of single calls, each timed on its own, over the same queries: contenders take turns in
+ * runs of 64 calls (caches as warm as in a batch, neighbours' noise shared), and the clock's own
+ * cost, timed between two reads in the same run, is subtracted. Returns sorted nanoseconds per
+ * contender, and that clock cost.
+ */
+export function latencies(contenders: Contender[], queryCount: number, calls: number): { perCall: Float64Array[]; clockNs: number } {
+  const RUN = 64;
+  const rounds = Math.ceil(calls / RUN);
+  const clock = new Float64Array(rounds * RUN);
+  const perCall = contenders.map(() => new Float64Array(rounds * RUN));
+  const cursor = new Array<number>(contenders.length).fill(0);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < RUN; i++) {
+      const t0 = now();
+      clock[r * RUN + i] = Number(now() - t0);
+    }
+    for (let c = 0; c < contenders.length; c++) {
+      const run = contenders[c].run;
+      let q = cursor[c];
+      for (let i = 0; i < RUN; i++) {
+        const t0 = now();
+        sink += run(q);
+        perCall[c][r * RUN + i] = Number(now() - t0);
+        if (++q === queryCount) q = 0;
+      }
+      cursor[c] = q;
+    }
   }
-  return out.sort();
+  const clockNs = quantile(clock.sort(), 0.5);
+  for (const times of perCall) {
+    for (let i = 0; i < times.length; i++) times[i] = Math.max(0, times[i] - clockNs);
+    times.sort();
+  }
+  return { perCall, clockNs };
+}
+
+/** A full garbage collection (global.gc without starting node with --expose-gc). */
+export const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+/**
+ * Bytes a call allocates on the JS heap: the heap's growth over a batch of calls that starts right
+ * after a full collection and is small enough that no collection runs within it (a batch that saw
+ * one shrinks, so the median over batches is taken).
+ */
+export function bytesPerCall(run: (q: number) => number, queryCount: number, batch = 64, batches = 61): number {
+  // Warm first: code that is not optimized yet allocates what optimized code keeps in registers.
+  for (let i = 0; i < Math.max(5 * queryCount, 20_000); i++) sink += run(i % queryCount);
+  const perCall: number[] = [];
+  let q = 0;
+  for (let b = 0; b < batches; b++) {
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < batch; i++) {
+      sink += run(q);
+      if (++q === queryCount) q = 0;
+    }
+    perCall.push((process.memoryUsage().heapUsed - before) / batch);
+  }
+  return median(perCall);
 }
 
 /** Nearest-rank quantile of an ascending array. */

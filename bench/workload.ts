@@ -97,11 +97,11 @@ export function geokdbushKm(radiusMiles: number): number {
 }
 
 /**
- * The floor of a radius search: one kdbush.range over the circle's longitude/latitude box, then a
- * haversine test of each candidate against its item coordinates (`itemLat`/`itemLng`: kdbush's own
- * coords are in tree order, range() answers item ids). Writes the hit items to `out` when given;
- * returns how many. Box: the exact spherical-cap extent (queries here are far from the poles and
- * the antimeridian).
+ * The radius step done the plain way: one kdbush.range over the circle's longitude/latitude box,
+ * then a haversine test of each candidate against its item coordinates (`itemLat`/`itemLng`:
+ * kdbush's own coords are in tree order, range() answers item ids). Writes the hit items to `out`
+ * and, when given, each hit's haversine term to `terms[item]`; returns how many. Box: the exact
+ * spherical-cap extent (queries here are far from the poles and the antimeridian).
  */
 export function rangeHaversine(
   kd: KDBush,
@@ -111,6 +111,7 @@ export function rangeHaversine(
   lng: number,
   radiusMiles: number,
   out: Uint32Array | null,
+  terms: Float64Array | null = null,
 ): number {
   const angular = radiusMiles / EARTH_RADIUS_MILES;
   const dLat = angular / RAD;
@@ -128,10 +129,29 @@ export function rangeHaversine(
     const h = sinDLat * sinDLat + cosLat * Math.cos(y * RAD) * sinDLng * sinDLng;
     if (h <= threshold) {
       if (out !== null) out[count] = id;
+      if (terms !== null) terms[id] = h;
       count++;
     }
   }
   return count;
+}
+
+/** A kdbush of items and the items' own coordinates (kdbush keeps its coords in tree order). */
+export interface PointIndex {
+  kd: KDBush;
+  itemLat: Float64Array;
+  itemLng: Float64Array;
+}
+
+/**
+ * The floor of a unified search (issue 9's definition): the radius step done the plain way
+ * (rangeHaversine), then its hits sorted nearest first. `terms` has one slot per item. Writes the
+ * items, nearest first, to `out`; returns how many.
+ */
+export function floorSearch(points: PointIndex, lat: number, lng: number, radiusMiles: number, out: Uint32Array, terms: Float64Array): number {
+  const n = rangeHaversine(points.kd, points.itemLat, points.itemLng, lat, lng, radiusMiles, out, terms);
+  out.subarray(0, n).sort((a, b) => terms[a] - terms[b] || a - b);
+  return n;
 }
 
 /**

@@ -68,7 +68,7 @@ export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
   const net = new Network(content.network);
   const records = new Records(net, gazetteer);
-  const unified = new UnifiedQueries(gazetteer, net, new Matcher(net), records);
+  const unified = new UnifiedQueries(gazetteer, net, new Matcher(net, gazetteer), records);
   const lookups = new CarrierLookups(gazetteer, net, records);
   const schedules = new Schedules(gazetteer, net);
   const dropPoints = new DropPoints(gazetteer, net, records);

@@ -4,13 +4,19 @@ import type { GazetteerTable } from './geonames.js';
 import { placeKey } from './names.js';
 import type { ResolvedPlace } from './responses.js';
 
+/** ZIP codes are five digits: 00000-99999. */
+const ZIP_CODES = 100_000;
+
 /** Read-only lookups over a GazetteerTable. */
 export class Gazetteer {
   private placesByKeyMap: Map<string, number[]> | null = null;
   private readonly stateIds = new Map<string, number>();
+  /** The row of each ZIP code 0-99999, -1 where the gazetteer has none: one read instead of a search. */
+  private readonly rowOfZip = new Int32Array(ZIP_CODES).fill(-1);
 
   constructor(readonly table: GazetteerTable) {
     table.stateCodes.forEach((code, s) => this.stateIds.set(code, s));
+    table.zipCodes.forEach((code, row) => (this.rowOfZip[code] = row));
   }
 
   /** Places by name key, built on the first city query: ZIP-only users never pay for it. */
@@ -33,21 +39,18 @@ export class Gazetteer {
 
   /** Index of a 5-digit ZIP string, or -1 when the gazetteer lacks it. */
   zipIndex(zip: string): number {
-    return this.zipIndexOf(Number(zip));
+    if (zip.length !== 5) return this.zipIndexOf(Number(zip));
+    let code = 0;
+    for (let i = 0; i < 5; i++) {
+      const digit = zip.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return this.zipIndexOf(Number(zip));
+      code = code * 10 + digit;
+    }
+    return this.rowOfZip[code];
   }
 
   zipIndexOf(code: number): number {
-    const codes = this.table.zipCodes;
-    let lo = 0;
-    let hi = codes.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = codes[mid];
-      if (value === code) return mid;
-      if (value < code) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return Number.isInteger(code) && code >= 0 && code < ZIP_CODES ? this.rowOfZip[code] : -1;
   }
 
   zipString(i: number): string {
@@ -69,6 +72,15 @@ export class Gazetteer {
 
   hasState(code: string): boolean {
     return this.stateIds.has(code);
+  }
+
+  /** The state id of a code, or -1. */
+  stateId(code: string): number {
+    return this.stateIds.get(code) ?? -1;
+  }
+
+  placeStateCode(p: number): string {
+    return this.table.stateCodes[this.table.placeState[p]];
   }
 
   /** Place id for a city within a state, or -1. */
@@ -95,21 +107,5 @@ export class Gazetteer {
       }
     }
     return best;
-  }
-
-  place(p: number): ResolvedPlace {
-    const t = this.table;
-    return { city: t.placeNames[p], state: t.stateCodes[t.placeState[p]], lat: t.placeLat[p], lng: t.placeLng[p] };
-  }
-
-  placeZips(p: number): Uint32Array {
-    const t = this.table;
-    return t.placeZips.subarray(t.placeZipStart[p], t.placeZipStart[p + 1]);
-  }
-
-  state(code: string): ResolvedPlace | null {
-    const s = this.stateIds.get(code);
-    if (s === undefined) return null;
-    return { city: '', state: code, lat: this.table.stateLat[s], lng: this.table.stateLng[s] };
   }
 }

@@ -30,6 +30,14 @@ export function milesToTerm(miles: number): number {
   return miles >= Math.PI * EARTH_RADIUS_MILES ? 1 : hav(miles / EARTH_RADIUS_MILES);
 }
 
+/**
+ * The largest latitude difference, in degrees, of two points whose haversine term is at most h
+ * (hav(Δlat) <= h), rounded up: a point farther in latitude alone is farther than h.
+ */
+export function latitudeReach(h: number): number {
+  return h >= 1 ? 180 : ((2 * Math.asin(Math.sqrt(h))) / RAD) * (1 + 1e-9) + 1e-9;
+}
+
 /** Great-circle miles between two points given in degrees. */
 export function distanceMiles(lat1: number, lng1: number, lat2: number, lng2: number): number {
   return termToMiles(haversineTerm(lat1, lng1, Math.cos(lat1 * RAD), lat2, lng2, Math.cos(lat2 * RAD)));
@@ -42,10 +50,19 @@ export function roundMiles(miles: number): number {
 
 /**
  * JSON text of roundMiles(miles), written from whole tenths: integer formatting is several times
- * cheaper than printing a double, and the text is the same ("12.1", "12", "0.4").
+ * cheaper than printing a double, and the text is the same ("12.1", "12", "0.4"). The texts of the
+ * first 1,000 miles are made once and reused, so writing a distance allocates nothing.
  */
 export function roundMilesJson(miles: number): string {
   const tenths = Math.round(miles * 10);
+  if (tenths >= 0 && tenths < MILES_TEXTS) return (milesText[tenths] ??= tenthsText(tenths));
+  return tenthsText(tenths);
+}
+
+const MILES_TEXTS = 10_000;
+const milesText = new Array<string | null>(MILES_TEXTS).fill(null);
+
+function tenthsText(tenths: number): string {
   const whole = Math.floor(tenths / 10);
   const tenth = tenths - whole * 10;
   return tenth === 0 ? String(whole) : `${whole}.${tenth}`;

@@ -4,33 +4,55 @@
 // allocates nothing.
 
 import KDBush from 'kdbush';
-import { boundingBoxes, hav, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
+import { boundingBoxes, hav, haversineTerm, latitudeReach, milesToTerm, RAD, termToMiles } from './geo.js';
 import type { Hits } from './hits.js';
 import { compareNearest } from './ranking.js';
 
 const boxes = new Float64Array(8);
 const stack = new Uint32Array(128);
 
+/** What a query walks: the kd-tree, and per kd-sorted slot its location id and latitude's cosine. */
+interface Slots {
+  kd: KDBush;
+  slotLoc: Uint32Array;
+  slotCosLat: Float64Array;
+}
+
 export class LocationIndex {
-  readonly kd: KDBush;
-  /** Location id of each kd-sorted slot, and the cosine of its latitude. */
-  private readonly slotLoc: Uint32Array;
-  private readonly slotCosLat: Float64Array;
+  private slots: Slots | null = null;
 
   /**
    * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
    * @param itemLocation location id of each indexed item, or a number: item i is location offset + i
+   * @param leafSize when given, the tree is rebuilt (on first use) with leaves of at most this many
+   *   points: a radius walk scans whole leaves, and kdbush's default of 64 is several times the hits
+   *   of a query on a small, busy index
    */
-  constructor(index: KDBush | Uint8Array, itemLocation: Uint32Array | number) {
-    this.kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
-    const { ids, coords } = this.kd;
+  constructor(
+    private readonly index: KDBush | Uint8Array,
+    private readonly itemLocation: Uint32Array | number,
+    private readonly leafSize?: number,
+  ) {}
+
+  get kd(): KDBush {
+    return this.prepared().kd;
+  }
+
+  /** Made on first use: a cold start pays only for the indexes its first queries walk. */
+  private prepared(): Slots {
+    if (this.slots !== null) return this.slots;
+    const { index, itemLocation, leafSize } = this;
+    const given = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
+    const kd = leafSize === undefined || leafSize === given.nodeSize ? given : withLeaves(given, leafSize);
+    const { ids, coords } = kd;
     const n = ids.length;
-    this.slotLoc = new Uint32Array(n);
-    this.slotCosLat = new Float64Array(n);
+    const slotLoc = new Uint32Array(n);
+    const slotCosLat = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      this.slotLoc[i] = typeof itemLocation === 'number' ? itemLocation + ids[i] : itemLocation[ids[i]];
-      this.slotCosLat[i] = Math.cos(coords[2 * i + 1] * RAD);
+      slotLoc[i] = typeof itemLocation === 'number' ? itemLocation + ids[i] : itemLocation[ids[i]];
+      slotCosLat[i] = Math.cos(coords[2 * i + 1] * RAD);
     }
+    return (this.slots = { kd, slotLoc, slotCosLat });
   }
 
   /**
@@ -45,14 +67,13 @@ export class LocationIndex {
     accept: Uint8Array | null = null,
     locCarrier: Uint8Array | null = null,
   ): void {
-    const n = this.slotLoc.length;
+    const { kd, slotLoc, slotCosLat } = this.prepared();
+    const n = slotLoc.length;
     if (n === 0) return;
     const threshold = milesToTerm(radiusMiles);
     const cosLat = Math.cos(lat * RAD);
     const boxCount = boundingBoxes(lat, lng, radiusMiles, boxes);
-    const { coords } = this.kd;
-    const nodeSize = this.kd.nodeSize;
-    const { slotLoc, slotCosLat } = this;
+    const { coords, nodeSize } = kd;
 
     for (let b = 0; b < boxCount; b++) {
       const minX = boxes[4 * b];
@@ -124,26 +145,33 @@ export class LocationIndex {
    * every node that cannot beat it.
    */
   nearest(lat: number, lng: number, k: number, hits: Hits, maxMiles = Infinity): void {
-    const n = this.slotLoc.length;
+    const { kd, slotLoc, slotCosLat } = this.prepared();
+    const n = slotLoc.length;
     if (n === 0 || k <= 0) return;
     const maxH = milesToTerm(maxMiles);
     const cosLat = Math.cos(lat * RAD);
-    const { coords, nodeSize } = this.kd;
-    const { slotLoc, slotCosLat } = this;
+    const { coords, nodeSize } = kd;
     const heap = searchHeap;
     const best = bestPoints;
     heap.reset();
     best.reset(Math.min(k, n));
     heap.pushNode(0, 0, n - 1, 0, -180, -90, 180, 90);
     let bound = maxH;
+    // Points farther in latitude alone than the bound allows are skipped without trigonometry.
+    let reach = latitudeReach(bound);
     while (heap.size > 0 && heap.topKey() <= bound) {
       const node = heap.pop();
       const left = heap.left[node];
       const right = heap.right[node];
       if (right - left <= nodeSize) {
         for (let i = left; i <= right; i++) {
-          const h = haversineTerm(lat, lng, cosLat, coords[2 * i + 1], coords[2 * i], slotCosLat[i]);
-          if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[i]));
+          const y = coords[2 * i + 1];
+          if (y - lat > reach || lat - y > reach) continue;
+          const h = haversineTerm(lat, lng, cosLat, y, coords[2 * i], slotCosLat[i]);
+          if (h <= bound) {
+            bound = Math.min(maxH, best.insert(h, slotLoc[i]));
+            reach = latitudeReach(bound);
+          }
         }
         continue;
       }
@@ -151,7 +179,10 @@ export class LocationIndex {
       const mx = coords[2 * m];
       const my = coords[2 * m + 1];
       const h = haversineTerm(lat, lng, cosLat, my, mx, slotCosLat[m]);
-      if (h <= bound) bound = Math.min(maxH, best.insert(h, slotLoc[m]));
+      if (h <= bound) {
+        bound = Math.min(maxH, best.insert(h, slotLoc[m]));
+        reach = latitudeReach(bound);
+      }
       const axis = heap.axis[node];
       const minLng = heap.minLng[node];
       const minLat = heap.minLat[node];
@@ -170,6 +201,21 @@ export class LocationIndex {
       hits.push(best.locs[i], termToMiles(best.keys[i]));
     }
   }
+}
+
+/** The same points in a tree with leaves of `nodeSize`; item ids stay the same. */
+function withLeaves(kd: KDBush, nodeSize: number): KDBush {
+  const { ids, coords } = kd;
+  const n = ids.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[ids[i]] = coords[2 * i];
+    y[ids[i]] = coords[2 * i + 1];
+  }
+  const tree = new KDBush(n, nodeSize);
+  for (let i = 0; i < n; i++) tree.add(x[i], y[i]);
+  return tree.finish();
 }
 
 /**

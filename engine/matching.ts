@@ -4,6 +4,7 @@
 // nearby ones, each group in the documented order (ranking.ts); then grouped by carrier, keeping
 // that order. The buffers are reused by the next query: read a MatchSet before matching again.
 
+import type { Gazetteer } from './gazetteer.js';
 import { Hits } from './hits.js';
 import type { Network } from './network.js';
 import type { Place } from './places.js';
@@ -26,11 +27,14 @@ export class MatchSet {
   readonly kindOf: Uint8Array;
   readonly runStart: Uint32Array;
   readonly runLength: Uint32Array;
+  /** servingNearestFirst's answer: carrier numbers in serving[0 .. its count). */
+  readonly serving: Uint32Array;
 
   constructor(carrierCount: number) {
     this.kindOf = new Uint8Array(carrierCount);
     this.runStart = new Uint32Array(carrierCount);
     this.runLength = new Uint32Array(carrierCount);
+    this.serving = new Uint32Array(carrierCount);
   }
 
   kind(c: number): CarrierMatchKind {
@@ -46,16 +50,27 @@ export class MatchSet {
     return this.byCarrier[this.runStart[c]];
   }
 
-  /** Carriers of `scope` that matched, nearest first (ties: carrier id, as for locations). */
-  servingNearestFirst(scope: readonly number[]): number[] {
+  /**
+   * The carriers of `scope` that matched, nearest first (ties: carrier id, as for locations), into
+   * `serving`; returns how many.
+   */
+  servingNearestFirst(scope: readonly number[]): number {
     const { loc, miles } = this.hits;
-    return scope
-      .filter((c) => this.kindOf[c] !== NONE)
-      .sort((a, b) => {
-        const ha = this.nearestOf(a);
-        const hb = this.nearestOf(b);
-        return compareNearest(miles[ha], loc[ha], miles[hb], loc[hb]);
-      });
+    const serving = this.serving;
+    let count = 0;
+    for (const c of scope) {
+      if (this.kindOf[c] === NONE) continue;
+      const hit = this.nearestOf(c);
+      // Insertion: a scope holds a handful of carriers.
+      let i = count++;
+      for (; i > 0; i--) {
+        const before = this.nearestOf(serving[i - 1]);
+        if (compareNearest(miles[before], loc[before], miles[hit], loc[hit]) <= 0) break;
+        serving[i] = serving[i - 1];
+      }
+      serving[i] = c;
+    }
+    return count;
   }
 }
 
@@ -64,10 +79,14 @@ export class Matcher {
   /** Per location: the query generation that last added it, so no location is added twice. */
   private readonly stamp: Uint32Array;
   private generation = 0;
+  /** Per carrier number, 1 while a query runs for it (and, in addNearby, lacks an exact match); all 0 between queries. */
   private readonly inScope: Uint8Array;
   private readonly pending: Uint8Array;
 
-  constructor(private readonly net: Network) {
+  constructor(
+    private readonly net: Network,
+    private readonly gazetteer: Gazetteer,
+  ) {
     this.set = new MatchSet(net.carriers.length);
     this.stamp = new Uint32Array(net.locationCount);
     this.inScope = new Uint8Array(net.carriers.length);
@@ -77,12 +96,13 @@ export class Matcher {
   /**
    * Matches `place` for the carriers of `scope` (carrier numbers in id order): exact matches, then,
    * when `radiusMiles` is given and the place is not a whole state, nearby locations for the
-   * carriers without an exact match.
+   * carriers without an exact match: all of them within the radius for the carriers of the unified
+   * index; for any other carrier (can-reach's drop points, thousands of them in a city) only the
+   * nearest one, which is all that can-reach reads.
    */
   match(place: Place, scope: readonly number[], radiusMiles: number | null): MatchSet {
     const set = this.set;
     set.hits.clear();
-    this.inScope.fill(0);
     for (const c of scope) {
       this.inScope[c] = 1;
       set.kindOf[c] = NONE;
@@ -93,6 +113,7 @@ export class Matcher {
     sortNearestFirst(set.hits.loc, set.hits.miles, 0, set.exactCount - 1);
     sortNearestFirst(set.hits.loc, set.hits.miles, set.exactCount, set.hits.count - 1);
     this.groupByCarrier(scope);
+    for (const c of scope) this.inScope[c] = 0;
     return set;
   }
 
@@ -100,47 +121,62 @@ export class Matcher {
     const net = this.net;
     const t = net.t;
     const generation = this.nextGeneration();
-    const { lat, lng } = place.resolved;
-    const add = (l: number): void => {
-      const c = t.locCarrier[l];
-      if (this.inScope[c] === 0 || this.stamp[l] === generation) return;
-      this.stamp[l] = generation;
-      this.set.kindOf[c] = EXACT;
-      this.set.hits.push(l, net.distanceTo(l, lat, lng));
-    };
     if (place.kind === 'state') {
-      for (const p of net.servicePointsInState(place.state)) add(t.spTerminal[p]);
-      for (const l of net.locationsInState(place.state)) add(l);
+      for (const p of net.servicePointsInState(place.state)) this.addExactLocation(t.spTerminal[p], generation, place);
+      for (const l of net.locationsInState(place.state)) this.addExactLocation(l, generation, place);
       return;
     }
-    for (const zip of place.zipCodes) {
-      const [from, to] = net.servicePointRange(zip);
-      for (let p = from; p < to; p++) add(t.spTerminal[p]);
-      const [lFrom, lTo] = net.zipLocationRange(zip);
-      for (let k = lFrom; k < lTo; k++) add(t.locByZipId[k]);
+    const g = this.gazetteer.table;
+    if (place.kind === 'zip') {
+      this.addExactZip(g.zipCodes[place.id], generation, place);
+      return;
     }
-    if (place.kind === 'city') for (const l of net.locationsInCity(place.resolved.city, place.state)) add(l);
+    for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
+      this.addExactZip(g.zipCodes[g.placeZips[k]], generation, place);
+    }
+    for (const l of net.locationsInCity(g.placeNames[place.id], place.state)) this.addExactLocation(l, generation, place);
+  }
+
+  /** The terminals serving a ZIP (points-served) and the locations in it. */
+  private addExactZip(zipCode: number, generation: number, place: Place): void {
+    const { t, zipRuns } = this.net;
+    const run = 2 * zipCode;
+    for (let p = zipRuns[run], end = zipRuns[run + 2]; p < end; p++) {
+      // The row's own carrier column first: rows out of scope never touch the location columns.
+      if (this.inScope[t.spCarrier[p]] === 1) this.addExactLocation(t.spTerminal[p], generation, place);
+    }
+    for (let k = zipRuns[run + 1], end = zipRuns[run + 3]; k < end; k++) {
+      this.addExactLocation(t.locByZipId[k], generation, place);
+    }
+  }
+
+  private addExactLocation(l: number, generation: number, place: Place): void {
+    const c = this.net.t.locCarrier[l];
+    if (this.inScope[c] === 0 || this.stamp[l] === generation) return;
+    this.stamp[l] = generation;
+    this.set.kindOf[c] = EXACT;
+    this.set.hits.push(l, this.net.distanceTo(l, place.lat, place.lng));
   }
 
   private addNearby(place: Place, scope: readonly number[], radiusMiles: number): void {
     const net = this.net;
     const set = this.set;
     const pending = this.pending;
-    pending.fill(0);
-    let pendingCount = 0;
-    let allUnified = true;
+    let unifiedPending = 0;
+    const { lat, lng } = place;
+    const from = set.hits.count;
     for (const c of scope) {
       if (set.kindOf[c] !== NONE) continue;
-      pending[c] = 1;
-      pendingCount++;
-      if (!net.carriers[c].unified) allUnified = false;
+      if (net.carriers[c].unified) {
+        pending[c] = 1;
+        unifiedPending++;
+      } else {
+        net.carrierIndex[c].nearest(lat, lng, 1, set.hits, radiusMiles);
+      }
     }
-    if (pendingCount === 0) return;
-    const { lat, lng } = place.resolved;
-    const from = set.hits.count;
     // One walk of the shared index answers every unified carrier at once.
-    if (allUnified) net.unifiedIndex.within(lat, lng, radiusMiles, set.hits, pending, net.t.locCarrier);
-    else for (const c of scope) if (pending[c] === 1) net.carrierIndex[c].within(lat, lng, radiusMiles, set.hits);
+    if (unifiedPending > 0) net.unifiedIndex.within(lat, lng, radiusMiles, set.hits, pending, net.t.locCarrier);
+    for (const c of scope) pending[c] = 0;
     for (let i = from; i < set.hits.count; i++) set.kindOf[net.t.locCarrier[set.hits.loc[i]]] = NEARBY;
   }
 
@@ -150,17 +186,18 @@ export class Matcher {
     const { loc, count } = set.hits;
     const locCarrier = this.net.t.locCarrier;
     if (set.byCarrier.length < count) set.byCarrier = new Uint32Array(Math.max(count, set.byCarrier.length * 2));
-    for (const c of scope) set.runLength[c] = 0;
-    for (let i = 0; i < count; i++) set.runLength[locCarrier[loc[i]]]++;
+    const { runStart, runLength, byCarrier } = set;
+    for (const c of scope) runLength[c] = 0;
+    for (let i = 0; i < count; i++) runLength[locCarrier[loc[i]]]++;
     let start = 0;
     for (const c of scope) {
-      set.runStart[c] = start;
-      start += set.runLength[c];
+      runStart[c] = start;
+      start += runLength[c];
+      runLength[c] = 0;
     }
-    for (const c of scope) set.runLength[c] = 0;
     for (let i = 0; i < count; i++) {
       const c = locCarrier[loc[i]];
-      set.byCarrier[set.runStart[c] + set.runLength[c]++] = i;
+      byCarrier[runStart[c] + runLength[c]++] = i;
     }
   }
 

@@ -9,6 +9,9 @@ import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
 import type { NetworkTable } from './network-compiler.js';
 
+/** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
+const UNIFIED_LEAF_SIZE = 16;
+
 export class Network {
   readonly carriers: readonly Carrier[];
   readonly carrierIndex: LocationIndex[];
@@ -17,6 +20,12 @@ export class Network {
   private readonly carrierIds = new Map<string, number>();
   private readonly lazy = new Map<string, Map<string, number[]>>();
   private readonly nearestHits = new Hits(4);
+  /**
+   * Per ZIP code 0-99999, at [2 * code]: the first row of the points-served table with that ZIP,
+   * and at [2 * code + 1] the first entry of locByZipId; the next code's pair ends them. One read
+   * (one cache line) instead of two searches.
+   */
+  readonly zipRuns: Uint32Array;
 
   constructor(readonly t: NetworkTable) {
     const pointCount = new Uint32Array(t.carriers.length);
@@ -24,7 +33,8 @@ export class Network {
     this.carriers = t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 }));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
-    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
+    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
+    this.zipRuns = zipRuns(t.spZip, t.locByZipKey);
   }
 
   get locationCount(): number {
@@ -55,12 +65,12 @@ export class Network {
 
   /** Rows of the points-served table for a ZIP: [from, to). */
   servicePointRange(zipCode: number): [number, number] {
-    return equalRange(this.t.spZip, zipCode);
+    return zipRange(this.zipRuns, zipCode, 0);
   }
 
   /** Locations in a ZIP: locByZipId[from .. to). */
   zipLocationRange(zipCode: number): [number, number] {
-    return equalRange(this.t.locByZipKey, zipCode);
+    return zipRange(this.zipRuns, zipCode, 1);
   }
 
   /** Locations whose city (by place key) and state match; built on first use. */
@@ -98,25 +108,32 @@ export class Network {
     return distanceMiles(lat, lng, this.t.locLat[l], this.t.locLng[l]);
   }
 
-  /** The nearest location of carrier c at any distance, or null when it has none. */
-  nearestOf(c: number, lat: number, lng: number): { loc: number; miles: number } | null {
+  /** The nearest location of carrier c at any distance, or -1 when it has none. */
+  nearestLocation(c: number, lat: number, lng: number): number {
     const hits = this.nearestHits;
     hits.clear();
     this.carrierIndex[c].nearest(lat, lng, 1, hits);
-    return hits.count > 0 ? { loc: hits.loc[0], miles: hits.miles[0] } : null;
+    return hits.count > 0 ? hits.loc[0] : -1;
   }
 }
 
-/** [first, last + 1) of `key` in an ascending array. */
-function equalRange(sorted: Int32Array, key: number): [number, number] {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
+/** ZIP codes are five digits: 00000-99999. */
+const ZIP_CODES = 100_000;
+
+/** Where each ZIP code's run starts in two ascending columns of ZIP codes, interleaved (see zipRuns). */
+function zipRuns(first: Int32Array, second: Int32Array): Uint32Array {
+  const runs = new Uint32Array(2 * (ZIP_CODES + 1));
+  for (const [column, offset] of [[first, 0], [second, 1]] as const) {
+    let row = 0;
+    for (let code = 0; code <= ZIP_CODES; code++) {
+      while (row < column.length && column[row] < code) row++;
+      runs[2 * code + offset] = row;
+    }
   }
-  let end = lo;
-  while (end < sorted.length && sorted[end] === key) end++;
-  return [lo, end];
+  return runs;
+}
+
+function zipRange(runs: Uint32Array, zipCode: number, offset: 0 | 1): [number, number] {
+  if (!Number.isInteger(zipCode) || zipCode < 0 || zipCode >= ZIP_CODES) return [0, 0];
+  return [runs[2 * zipCode + offset], runs[2 * zipCode + 2 + offset]];
 }

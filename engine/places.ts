@@ -4,12 +4,18 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { ResolvedPlace } from './responses.js';
 
+/**
+ * A resolved place as the gazetteer's numbers: only answers that show a `resolved` object make one
+ * (resolvedPlace), so resolving allocates this small record alone.
+ */
 export interface Place {
   kind: 'zip' | 'city' | 'state';
-  resolved: ResolvedPlace;
-  /** The ZIPs the place covers (zip and city places). */
-  zipCodes: number[];
+  /** The gazetteer row of a ZIP, the place id of a city, the state id of a state. */
+  id: number;
+  /** Its state code (of the ZIP, of the city). */
   state: string;
+  lat: number;
+  lng: number;
 }
 
 export interface PlaceParams {
@@ -28,28 +34,36 @@ export function resolvePlace(gazetteer: Gazetteer, params: PlaceParams): Place |
   if (zip === undefined && city === undefined && state === undefined) {
     throw new InvalidInputError('one of zip, city or state is required');
   }
-  if (state !== undefined && !gazetteer.hasState(state)) {
+  const stateId = state === undefined ? -1 : gazetteer.stateId(state);
+  if (state !== undefined && stateId < 0) {
     throw new InvalidInputError(`state must be a US state code; "${state}" is not one`);
   }
   if (zip !== undefined) {
     const z = gazetteer.zipIndex(zip);
     if (z >= 0) {
-      const resolved = gazetteer.zipPlace(z);
-      if (state !== undefined && state !== resolved.state) {
-        throw new InvalidInputError(`zip ${zip} is in ${resolved.state}, not in state ${state}`);
+      const zipState = gazetteer.zipState(z);
+      if (state !== undefined && state !== zipState) {
+        throw new InvalidInputError(`zip ${zip} is in ${zipState}, not in state ${state}`);
       }
-      return { kind: 'zip', resolved, zipCodes: [Number(zip)], state: resolved.state };
+      const { zipLat, zipLng } = gazetteer.table;
+      return { kind: 'zip', id: z, state: zipState, lat: zipLat[z], lng: zipLng[z] };
     }
   }
   if (city !== undefined) {
     const p = state !== undefined ? gazetteer.findPlace(city, state) : gazetteer.findPlaceAnyState(city);
     if (p < 0) return null;
-    const resolved = gazetteer.place(p);
-    const zipCodes = Array.from(gazetteer.placeZips(p), (z) => gazetteer.table.zipCodes[z]);
-    return { kind: 'city', resolved, zipCodes, state: resolved.state };
+    const { placeLat, placeLng } = gazetteer.table;
+    return { kind: 'city', id: p, state: gazetteer.placeStateCode(p), lat: placeLat[p], lng: placeLng[p] };
   }
   if (zip === undefined && state !== undefined) {
-    return { kind: 'state', resolved: gazetteer.state(state)!, zipCodes: [], state };
+    const { stateLat, stateLng } = gazetteer.table;
+    return { kind: 'state', id: stateId, state, lat: stateLat[stateId], lng: stateLng[stateId] };
   }
   return null;
+}
+
+/** The answer's `resolved` object of a place. */
+export function resolvedPlace(gazetteer: Gazetteer, place: Place): ResolvedPlace {
+  const city = place.kind === 'zip' ? gazetteer.zipCity(place.id) : place.kind === 'city' ? gazetteer.table.placeNames[place.id] : '';
+  return { city, state: place.state, lat: place.lat, lng: place.lng };
 }

@@ -7,15 +7,25 @@ import { roundMiles, roundMilesJson } from './geo.js';
 import type { Network } from './network.js';
 import type { LocationRecord, MatchKind, NearestTerminal, NormalizedLocation } from './responses.js';
 
+/** The fields that follow a location's fixed ones, up to its distance. */
+const MATCH_JSON: Record<MatchKind, string> = { exact: ',"match":"exact","distanceMiles":', nearby: ',"match":"nearby","distanceMiles":' };
+
 export class Records {
-  /** Per location, the JSON of a normalized location's fixed fields; filled on first use. Packed from the start (an array filled at random indexes would fall into slow dictionary mode). */
-  private readonly fixedJson: (string | null)[];
+  /**
+   * Per match kind and location, the JSON of a normalized location up to its distance; filled on
+   * first use. Packed from the start (an array filled at random indexes would fall into slow
+   * dictionary mode).
+   */
+  private readonly prefixJson: Record<MatchKind, (string | null)[]>;
 
   constructor(
     private readonly net: Network,
     private readonly gazetteer: Gazetteer,
   ) {
-    this.fixedJson = new Array<string | null>(net.locationCount).fill(null);
+    this.prefixJson = {
+      exact: new Array<string | null>(net.locationCount).fill(null),
+      nearby: new Array<string | null>(net.locationCount).fill(null),
+    };
   }
 
   record(l: number): LocationRecord {
@@ -76,14 +86,15 @@ export class Records {
     };
   }
 
-  /** JSON text of normalized(l, match, miles), from a per-location cache of the fixed fields. */
+  /** JSON text of normalized(l, match, miles), from a per-location cache of everything before the distance. */
   normalizedJson(l: number, match: MatchKind, miles: number): string {
-    let fixed = this.fixedJson[l];
-    if (fixed === null) {
-      const { match: _match, distanceMiles: _miles, ...rest } = this.normalized(l, match, miles);
-      fixed = this.fixedJson[l] = JSON.stringify(rest).slice(0, -1);
+    const prefixes = this.prefixJson[match];
+    let prefix = prefixes[l];
+    if (prefix === null) {
+      const { match: _match, distanceMiles: _miles, ...fixed } = this.normalized(l, match, miles);
+      prefix = prefixes[l] = JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match];
     }
-    return `${fixed},"match":"${match}","distanceMiles":${roundMilesJson(miles)}}`;
+    return prefix + roundMilesJson(miles) + '}';
   }
 
   nearestTerminal(l: number, miles: number): NearestTerminal {

@@ -114,32 +114,48 @@ export function decodeSnapshot<T>(file: Uint8Array, source = 'snapshot'): T {
     for (let i = 0; i < refs.length; i++) out[i] = list[refs[i]];
     return out;
   };
-  const lazy: { owner: Record<string, unknown>; key: string; section: Section }[] = [];
+  // String columns are decoded on first read: a cold start pays only for the columns it uses.
+  // Their getters sit on a prototype of the object that holds them: defining accessors on the
+  // object itself would turn it into a slow dictionary-mode object for the engine's life, and every
+  // column read on the query path would pay a hash lookup.
+  const lazyColumns = new Map<object, Map<string, Section>>();
   let content: T;
   try {
     content = JSON.parse(manifest, function (this: Record<string, unknown>, key, value) {
-      if (value === null || typeof value !== 'object' || !('$section' in value)) return value;
-      const section = value as Section;
-      if (section.$section === 'typed') return typed(section);
-      lazy.push({ owner: this, key, section });
-      return null;
+      if (value === null || typeof value !== 'object') return value;
+      if ('$section' in value) {
+        const section = value as Section;
+        if (section.$section === 'typed') return typed(section);
+        if (Array.isArray(this)) return strings(section);
+        const columns = lazyColumns.get(this) ?? new Map<string, Section>();
+        lazyColumns.set(this, columns.set(key, section));
+        return null;
+      }
+      const columns = lazyColumns.get(value);
+      return columns ? withLazyColumns(value as Record<string, unknown>, columns, strings) : value;
     }) as T;
   } catch {
     throw truncated();
   }
-  // String columns are decoded on first read: a cold start pays only for the columns it uses.
-  for (const { owner, key, section } of lazy) {
-    Object.defineProperty(owner, key, {
-      configurable: true,
+  return content;
+}
+
+/** A copy of `owner` whose `columns` are decoded on first read, then held as its own properties. */
+function withLazyColumns(owner: Record<string, unknown>, columns: Map<string, Section>, decode: (section: Section) => string[]): object {
+  const getters: PropertyDescriptorMap = {};
+  for (const [key, section] of columns) {
+    getters[key] = {
       enumerable: true,
-      get() {
-        const value = strings(section);
-        Object.defineProperty(owner, key, { value, writable: false, enumerable: true });
+      get(this: object) {
+        const value = decode(section);
+        Object.defineProperty(this, key, { value, enumerable: true });
         return value;
       },
-    });
+    };
   }
-  return content;
+  const object: Record<string, unknown> = Object.create(Object.create(Object.prototype, getters));
+  for (const key in owner) if (!columns.has(key)) object[key] = owner[key];
+  return object;
 }
 
 /**

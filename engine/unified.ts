@@ -1,24 +1,59 @@
 // The unified endpoints: one query across many carriers, one normalized answer. Each reads
-// top-down: parse the input, resolve the place, match the carriers (ranked), shape the answer.
+// top-down: parse the input, resolve the place, match the carriers (ranked), shape the answer. The
+// ranking stays in the matcher's flat buffers until the answer is built, so a call allocates the
+// answer and hardly anything else.
 
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
+import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
-import { resolvePlace } from './places.js';
+import { resolvedPlace, resolvePlace, type Place } from './places.js';
 import type { Records } from './records.js';
 import {
   canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
   type CanReachQuery, type GeocodeQuery, type PlaceQuery, type SearchQuery, type ZipBatch,
 } from './requests.js';
 import type {
-  CanReachResult, GeocodeResult, MatchKind, NormalizedLocation, QueryEcho, ResolvedPlace, SearchBatchResult, SearchResult, WhichCarriersResult,
+  CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, WhichCarriersResult,
 } from './responses.js';
+
+/** The carriers a unified search covers, with what its answer needs of them made once. */
+interface Scope {
+  /** Carrier numbers, in id order. */
+  carriers: readonly number[];
+  ids: readonly string[];
+  /**
+   * `byCarrier` from its lists, in scope order: an object literal compiled once per scope, so every
+   * answer of the scope has one shape and is built without a lookup per key.
+   */
+  byCarrierOf: (lists: readonly unknown[][]) => Record<string, unknown[]>;
+  /** JSON text from `,"carriers":` to the `{` that opens byCarrier, of each `"id":[` that opens a list, and of each empty list. */
+  carriersJson: string;
+  listJson: readonly string[];
+  emptyListJson: readonly string[];
+}
+
+/** A unified search parsed, resolved and matched: what search and searchJson shape. */
+interface SearchRun {
+  query: QueryEcho;
+  scope: Scope;
+  place: Place | null;
+  /** Null when the place did not resolve. */
+  m: MatchSet | null;
+}
 
 export class UnifiedQueries {
   /** Carrier numbers of the unified scope and of can-reach, in id order. */
   private readonly unified: number[];
   private readonly reachable: number[];
+  private readonly unifiedScope: Scope;
+  /** JSON text of each ZIP's `resolved` object, made on first use. */
+  private readonly zipResolvedJson: (string | null)[];
+  /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
+  private readonly hitJson: string[] = [];
+  /** Each carrier's list of the current search, in scope order, for Scope.byCarrierOf. */
+  private readonly lists: NormalizedLocation[][] = [];
 
   constructor(
     private readonly gazetteer: Gazetteer,
@@ -28,6 +63,8 @@ export class UnifiedQueries {
   ) {
     this.unified = net.carriersWhere((c) => c.unified);
     this.reachable = net.carriersWhere((c) => c.canReach);
+    this.unifiedScope = this.scopeOf(this.unified);
+    this.zipResolvedJson = new Array<string | null>(gazetteer.zipCount).fill(null);
   }
 
   geocode(query: GeocodeQuery): GeocodeResult {
@@ -37,64 +74,80 @@ export class UnifiedQueries {
   }
 
   search(query: SearchQuery): SearchResult {
-    return this.searchWith(query, (l, match, miles) => this.records.normalized(l, match, miles));
+    const { query: echo, scope, place, m } = this.runSearch(query);
+    const count = m === null ? 0 : m.hits.count;
+    const results = new Array<NormalizedLocation>(count);
+    if (m !== null) {
+      const { loc, miles } = m.hits;
+      for (let i = 0; i < count; i++) results[i] = this.records.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+    }
+    const lists = this.lists;
+    for (let s = 0; s < scope.carriers.length; s++) {
+      const c = scope.carriers[s];
+      const length = m === null ? 0 : m.runLength[c];
+      const list = new Array<NormalizedLocation>(length);
+      for (let k = 0; k < length; k++) list[k] = results[m!.byCarrier[m!.runStart[c] + k]];
+      lists[s] = list;
+    }
+    const byCarrier = scope.byCarrierOf(lists) as Record<string, NormalizedLocation[]>;
+    return {
+      success: true,
+      query: echo,
+      resolved: place === null ? null : resolvedPlace(this.gazetteer, place),
+      matchType: matchType(m),
+      total: count,
+      carriers: scope.ids.slice(),
+      byCarrier,
+      results,
+    };
   }
 
   /**
-   * The same answer as `search`, as JSON text: each location's unchanging fields are serialized
-   * once per process and reused, which makes a server's answer several times cheaper than
-   * JSON.stringify on the objects (serialization, not the lookup, dominates an HTTP request).
+   * The same answer as `search`, as JSON text, written straight from the ranked buffers: each
+   * location's unchanging fields and each ZIP's `resolved` are serialized once per process and
+   * reused, which makes a server's answer several times cheaper than JSON.stringify on objects.
    */
   searchJson(query: SearchQuery): string {
-    const r = this.searchWith(query, (l, match, miles) => this.records.normalizedJson(l, match, miles));
-    // Carrier ids are [a-z0-9-] (the dataset loader enforces it): quoted as they are.
-    const parts: string[] = [];
-    for (const id in r.byCarrier) parts.push(`"${id}":[${r.byCarrier[id].join(',')}]`);
-    const carriers = r.carriers.length > 0 ? `["${r.carriers.join('","')}"]` : '[]';
-    return (
-      `{"success":true,"query":${JSON.stringify(r.query)},"resolved":${JSON.stringify(r.resolved)},` +
-      `"matchType":"${r.matchType}","total":${r.total},"carriers":${carriers},` +
-      `"byCarrier":{${parts.join(',')}},"results":[${r.results.join(',')}]}`
-    );
+    const { query: echo, scope, place, m } = this.runSearch(query);
+    const count = m === null ? 0 : m.hits.count;
+    const hitJson = this.hitJson;
+    if (m !== null) {
+      const { loc, miles } = m.hits;
+      for (let i = 0; i < count; i++) hitJson[i] = this.records.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+    }
+    let text =
+      `{"success":true,"query":${echoJson(echo)},"resolved":${place === null ? 'null' : this.resolvedJson(place)},` +
+      `"matchType":"${matchType(m)}","total":${count}${scope.carriersJson}`;
+    for (let s = 0; s < scope.carriers.length; s++) {
+      const c = scope.carriers[s];
+      const length = m === null ? 0 : m.runLength[c];
+      if (length === 0) {
+        text += scope.emptyListJson[s];
+        continue;
+      }
+      text += scope.listJson[s];
+      for (let k = 0, start = m!.runStart[c]; k < length; k++) text += k === 0 ? hitJson[m!.byCarrier[start]] : ',' + hitJson[m!.byCarrier[start + k]];
+      text += ']';
+    }
+    text += '},"results":[';
+    for (let i = 0; i < count; i++) text += i === 0 ? hitJson[0] : ',' + hitJson[i];
+    return text + ']}';
   }
 
-  /** The unified search with each location shaped by `shape`: objects for the library, JSON text for servers. */
-  private searchWith<T>(query: SearchQuery, shape: (l: number, match: MatchKind, miles: number) => T): SearchShape<T> {
+  private runSearch(query: SearchQuery): SearchRun {
     const q = parseInput(searchQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
-    const scope = this.scope(q.carriers);
+    const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
     const place = resolvePlace(this.gazetteer, q);
-    const byCarrier: Record<string, T[]> = {};
-    for (const c of scope) byCarrier[this.net.carriers[c].id] = [];
-    const answer = (resolved: ResolvedPlace | null, matchType: SearchResult['matchType'], results: T[]): SearchShape<T> => ({
-      success: true,
-      query: echo(q, radiusMiles),
-      resolved,
-      matchType,
-      total: results.length,
-      carriers: scope.map((c) => this.net.carriers[c].id),
-      byCarrier,
-      results,
-    });
-    if (!place) return answer(null, 'none', []);
-
-    const m = this.matcher.match(place, scope, radiusMiles);
-    const { loc, miles, count } = m.hits;
-    const results = new Array<T>(count);
-    for (let i = 0; i < count; i++) results[i] = shape(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
-    for (const c of scope) {
-      const list = byCarrier[this.net.carriers[c].id];
-      for (let k = m.runStart[c], end = k + m.runLength[c]; k < end; k++) list.push(results[m.byCarrier[k]]);
-    }
-    return answer(place.resolved, m.exactCount > 0 ? 'exact' : count > 0 ? 'nearby' : 'none', results);
+    const m = place === null ? null : this.matcher.match(place, scope.carriers, radiusMiles);
+    return { query: echoOf(q, radiusMiles), scope, place, m };
   }
 
   searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
     const zips = validateBatchList(body, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
       const place = resolvePlace(this.gazetteer, { zip });
-      const byCarrier: Record<string, NormalizedLocation[]> = {};
-      for (const c of this.unified) byCarrier[this.net.carriers[c].id] = [];
+      const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
       if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
       const m = this.matcher.match(place, this.unified, null);
       const { loc, miles } = m.hits;
@@ -106,7 +159,8 @@ export class UnifiedQueries {
         }
       }
       const total = m.hits.count;
-      return { zip, resolved: place.resolved, matchType: total > 0 ? ('exact' as const) : ('none' as const), total, byCarrier };
+      const resolved = resolvedPlace(this.gazetteer, place);
+      return { zip, resolved, matchType: total > 0 ? ('exact' as const) : ('none' as const), total, byCarrier };
     });
     return { success: true, count: results.length, maxPerRequest, results };
   }
@@ -115,29 +169,25 @@ export class UnifiedQueries {
     const q = parseInput(placeQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, q);
-    const answer = (resolved: ResolvedPlace | null, carriers: WhichCarriersResult['carriers']): WhichCarriersResult => {
-      const serving = new Set(carriers.map((c) => c.carrier));
-      return {
-        success: true,
-        query: echo(q, radiusMiles),
-        resolved,
-        served: carriers.length > 0,
-        carrierCount: carriers.length,
-        carriers,
-        notServedBy: this.unified.map((c) => this.net.carriers[c].id).filter((id) => !serving.has(id)),
-      };
+    const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
+    const serving = m === null ? 0 : m.servingNearestFirst(this.unified);
+    const carriers = new Array<WhichCarriersResult['carriers'][number]>(serving);
+    for (let i = 0; i < serving; i++) {
+      const c = m!.serving[i];
+      const info = this.net.carriers[c];
+      carriers[i] = { carrier: info.id, name: info.name, serviceType: serviceType(m!, c), nearestTerminal: this.nearestTerminal(m!, c) };
+    }
+    const notServedBy: string[] = [];
+    for (const c of this.unified) if (m === null || m.kind(c) === 'none') notServedBy.push(this.net.carriers[c].id);
+    return {
+      success: true,
+      query: echoOf(q, radiusMiles),
+      resolved: place === null ? null : resolvedPlace(this.gazetteer, place),
+      served: serving > 0,
+      carrierCount: serving,
+      carriers,
+      notServedBy,
     };
-    if (!place) return answer(null, []);
-    const m = this.matcher.match(place, this.unified, radiusMiles);
-    return answer(
-      place.resolved,
-      m.servingNearestFirst(this.unified).map((c) => ({
-        carrier: this.net.carriers[c].id,
-        name: this.net.carriers[c].name,
-        serviceType: serviceType(m, c),
-        nearestTerminal: this.nearestTerminal(m, c),
-      })),
-    );
   }
 
   canReach(query: CanReachQuery): CanReachResult {
@@ -150,37 +200,32 @@ export class UnifiedQueries {
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, q);
     const info = this.net.carriers[carrier];
-    const base = {
-      success: true as const,
+    const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
+    const reached = m !== null && m.kind(carrier) !== 'none';
+    return {
+      success: true,
       carrier: info.id,
       carrierName: info.name,
       query: { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radius },
-    };
-    if (!place) return { ...base, resolved: null, canReach: false, serviceType: 'none', nearestTerminal: null, alternatives: [] };
-
-    const m = this.matcher.match(place, this.reachable, radius);
-    const reached = m.kind(carrier) !== 'none';
-    let nearestTerminal = reached ? this.nearestTerminal(m, carrier) : null;
-    if (!reached) {
-      const nearest = this.net.nearestOf(carrier, place.resolved.lat, place.resolved.lng);
-      if (nearest) nearestTerminal = this.records.nearestTerminal(nearest.loc, nearest.miles);
-    }
-    return {
-      ...base,
-      resolved: place.resolved,
+      resolved: place === null ? null : resolvedPlace(this.gazetteer, place),
       canReach: reached,
-      serviceType: reached ? serviceType(m, carrier) : 'none',
-      nearestTerminal,
-      alternatives: m
-        .servingNearestFirst(this.reachable)
-        .filter((c) => c !== carrier)
-        .map((c) => ({
-          carrier: this.net.carriers[c].id,
-          name: this.net.carriers[c].name,
-          serviceType: serviceType(m, c),
-          distanceMiles: this.nearestTerminal(m, c).distanceMiles,
-        })),
+      serviceType: reached ? serviceType(m!, carrier) : 'none',
+      nearestTerminal: reached ? this.nearestTerminal(m!, carrier) : place === null ? null : this.nearestAnywhere(carrier, place),
+      alternatives: m === null ? [] : this.alternatives(m, carrier),
     };
+  }
+
+  /** The other can-reach carriers that reach the place, nearest first. */
+  private alternatives(m: MatchSet, carrier: number): CanReachResult['alternatives'] {
+    const serving = m.servingNearestFirst(this.reachable);
+    const out: CanReachResult['alternatives'] = [];
+    for (let i = 0; i < serving; i++) {
+      const c = m.serving[i];
+      if (c === carrier) continue;
+      const info = this.net.carriers[c];
+      out.push({ carrier: info.id, name: info.name, serviceType: serviceType(m, c), distanceMiles: roundMiles(m.hits.miles[m.nearestOf(c)]) });
+    }
+    return out;
   }
 
   private nearestTerminal(m: MatchSet, c: number) {
@@ -188,23 +233,55 @@ export class UnifiedQueries {
     return this.records.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
   }
 
+  /** Carrier c's nearest location at any distance, or null when it has none. */
+  private nearestAnywhere(c: number, place: Place) {
+    const l = this.net.nearestLocation(c, place.lat, place.lng);
+    return l < 0 ? null : this.records.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
+  }
+
+  private resolvedJson(place: Place): string {
+    if (place.kind !== 'zip') return JSON.stringify(resolvedPlace(this.gazetteer, place));
+    return (this.zipResolvedJson[place.id] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
+  }
+
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */
-  private scope(carriers: string | string[] | undefined): number[] {
-    if (carriers === undefined) return this.unified;
+  private narrowedScope(carriers: string | string[]): Scope {
     const ids = new Set(
       (Array.isArray(carriers) ? carriers : [carriers]).flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()),
     );
     const picked = this.unified.filter((c) => ids.has(this.net.carriers[c].id));
-    return picked.length > 0 ? picked : this.unified;
+    return picked.length > 0 ? this.scopeOf(picked) : this.unifiedScope;
+  }
+
+  private scopeOf(carriers: readonly number[]): Scope {
+    // Carrier ids are [a-z0-9-] (the dataset loader enforces it): quoted as they are.
+    const ids = carriers.map((c) => this.net.carriers[c].id);
+    return {
+      carriers,
+      ids,
+      // The ids are data, quoted as JSON: the literal holds no code but property names.
+      byCarrierOf: new Function('lists', `return {${ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ')}};`) as Scope['byCarrierOf'],
+      carriersJson: `,"carriers":${ids.length > 0 ? `["${ids.join('","')}"]` : '[]'},"byCarrier":{`,
+      listJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[`),
+      emptyListJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[]`),
+    };
   }
 }
 
-type SearchShape<T> = Omit<SearchResult, 'byCarrier' | 'results'> & { byCarrier: Record<string, T[]>; results: T[] };
+function matchType(m: MatchSet | null): SearchResult['matchType'] {
+  return m === null ? 'none' : m.exactCount > 0 ? 'exact' : m.hits.count > 0 ? 'nearby' : 'none';
+}
 
 function serviceType(m: MatchSet, c: number): 'direct' | 'nearby' {
   return m.kind(c) === 'exact' ? 'direct' : 'nearby';
 }
 
-function echo(q: { zip?: string; city?: string; state?: string }, radiusMiles: number): QueryEcho {
+function echoOf(q: { zip?: string; city?: string; state?: string }, radiusMiles: number): QueryEcho {
   return { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radiusMiles };
+}
+
+/** JSON text of the echo: its zip is five digits and its state two letters (both validated), its radius a finite number. */
+function echoJson(echo: QueryEcho): string {
+  const city = echo.city === '' ? '""' : JSON.stringify(echo.city);
+  return `{"zip":"${echo.zip}","city":${city},"state":"${echo.state}","radiusMiles":${echo.radiusMiles}}`;
 }

@@ -1,0 +1,221 @@
+// npm run bench:postgis: the unified search next to the same radius query in PostGIS, the spatial
+// database a user would otherwise reach for: the unified carriers' locations in a GiST-indexed
+// geography column of a throwaway cluster on a free loopback port, asked over one connection with
+// a prepared statement (ST_DWithin, ORDER BY distance), over the same seeded ZIPs as `npm run bench`.
+// Figures only, never asserted. Without PostgreSQL and PostGIS it says how to install them.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { distanceMiles } from '../engine/geo.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import { heading, int, ratio, table, us, verdict } from './format.js';
+import { quantile } from './measure.js';
+import { randomZipPoints, SEED } from './workload.js';
+
+const QUERIES = 4096;
+const RADIUS = 25;
+const ROUNDS = 8;
+const PER_ROUND = 1000;
+const METERS_PER_MILE = 1609.344;
+const INSTALL = [
+  'PostgreSQL and PostGIS are not installed, so there is nothing to compare with. To run this comparison:',
+  '  Debian / Ubuntu:  sudo apt-get install postgresql postgis   (e.g. postgresql-15-postgis-3)',
+  '  macOS (Homebrew): brew install postgresql postgis',
+  'then `npm run bench:postgis` again (or set PG_BIN to the folder that holds initdb and pg_ctl).',
+].join('\n');
+
+/** The folder of initdb and pg_ctl: PG_BIN, the newest /usr/lib/postgresql/<version>/bin, or the PATH. */
+function postgresBin(): string | null {
+  const candidates = [process.env.PG_BIN ?? ''];
+  if (existsSync('/usr/lib/postgresql')) {
+    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
+  }
+  for (const dir of candidates) if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  return which.status === 0 ? join(which.stdout.trim(), '..') : null;
+}
+
+/** PostGIS is installed when the server's extension folder holds its control file. */
+function hasPostgis(bin: string): boolean {
+  const config = join(bin, 'pg_config');
+  const share = existsSync(config) ? execFileSync(config, ['--sharedir'], { encoding: 'utf8' }).trim() : '';
+  return share !== '' && existsSync(join(share, 'extension', 'postgis.control'));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A throwaway cluster: initdb in a temp folder, started on a loopback port with durability off (a
+ * benchmark's data is disposable). PostgreSQL refuses to run as root: as root it runs as `postgres`.
+ */
+async function startCluster(bin: string): Promise<{ port: number; stop: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'carrier-bench-postgis-'));
+  const asUser = process.getuid?.() === 0 ? userIds('postgres') : null;
+  if (asUser) {
+    chownSync(dir, asUser.uid, asUser.gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (file: string, args: string[]) => {
+    const result = spawnSync(join(bin, file), args, { encoding: 'utf8', ...(asUser ?? {}) });
+    if (result.status !== 0) throw new Error(`${file} failed: ${result.stderr || result.stdout}`);
+  };
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-U', 'bench', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  return {
+    port,
+    stop: () => {
+      spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'], { ...(asUser ?? {}) });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+const bin = postgresBin();
+if (bin === null || !hasPostgis(bin)) {
+  console.log(INSTALL);
+  process.exit(0);
+}
+
+console.log(`carrier-locations vs PostGIS: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const t = content.network;
+const engine = createEngine();
+const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);
+const cluster = await startCluster(bin);
+const client = new pg.Client({ host: '127.0.0.1', port: cluster.port, user: 'bench', database: 'postgres' });
+try {
+  await client.connect();
+  const version = (await client.query('SELECT version() AS v')).rows[0].v as string;
+  await client.query('CREATE EXTENSION postgis');
+  const postgis = (await client.query('SELECT postgis_lib_version() AS v')).rows[0].v as string;
+  console.log(`${version.split(',')[0]}, PostGIS ${postgis}; throwaway cluster on 127.0.0.1:${cluster.port}`);
+
+  // The same points as the engine's unified index: every unified carrier's locations.
+  await client.query('CREATE TABLE location (id integer PRIMARY KEY, geog geography(Point, 4326) NOT NULL)');
+  const ids = Array.from(t.unifiedLoc);
+  await client.query(
+    'INSERT INTO location SELECT id, ST_SetSRID(ST_MakePoint(lng, lat), 4326)::geography FROM unnest($1::int[], $2::float8[], $3::float8[]) AS p(id, lng, lat)',
+    [ids, ids.map((l) => t.locLng[l]), ids.map((l) => t.locLat[l])],
+  );
+  await client.query('CREATE INDEX location_geog ON location USING gist (geog)');
+  await client.query('ANALYZE location');
+
+  // On the sphere (use_spheroid false), as the engine measures; nearest first, ties by id.
+  const statement = {
+    name: 'within',
+    text:
+      'SELECT id, ST_Distance(geog, ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography, false) AS meters ' +
+      'FROM location WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography, $3::float8, false) ' +
+      'ORDER BY meters, id',
+  };
+  const radiusMeters = RADIUS * METERS_PER_MILE;
+  const ask = (q: number) => client.query<{ id: number; meters: number }>({ ...statement, values: [queries.lng[q], queries.lat[q], radiusMeters] });
+  const plan = await client.query(`EXPLAIN ${statement.text.replaceAll('$1', String(queries.lng[0])).replaceAll('$2', String(queries.lat[0])).replaceAll('$3', String(radiusMeters))}`);
+  const usesIndex = plan.rows.some((r: Record<string, string>) => Object.values(r)[0].includes('location_geog'));
+
+  // The same locations from both on every query: PostGIS's hits of the carriers without an exact
+  // match are search's nearby results. The two spheres differ by 7 m (PostGIS 6,371,008.8 m, the
+  // engine 3,958.8 mi = 6,371,001.7 m): a location that close to the radius may fall either way.
+  const locOf = new Map<string, number>();
+  for (const l of ids) locOf.set(`${t.carriers[t.locCarrier[l]].id}|${t.locCode[l]}`, l);
+  let mismatches = 0;
+  let onTheEdge = 0;
+  for (let q = 0; q < QUERIES; q++) {
+    const result = engine.search({ zip: queries.zip[q], radius: RADIUS });
+    const exact = new Set(result.results.filter((r) => r.match === 'exact').map((r) => r.carrier));
+    const ours = new Set(result.results.filter((r) => r.match === 'nearby').map((r) => locOf.get(`${r.carrier}|${r.terminalCode}`)!));
+    const theirs = new Set((await ask(q)).rows.map((r) => r.id).filter((l) => !exact.has(t.carriers[t.locCarrier[l]].id)));
+    const differ = [...ours].filter((l) => !theirs.has(l)).concat([...theirs].filter((l) => !ours.has(l)));
+    if (differ.length === 0) continue;
+    const edge = differ.every((l) => Math.abs(distanceMiles(queries.lat[q], queries.lng[q], t.locLat[l], t.locLng[l]) - RADIUS) < 0.01);
+    if (edge) onTheEdge++;
+    else mismatches++;
+  }
+
+  // The query as a client sends it by default: the spheroid distances PostGIS defaults to, and an
+  // unnamed statement (parsed and planned on every call).
+  const byDefault = (q: number) => client.query(statement.text.replaceAll(', false)', ')'), [queries.lng[q], queries.lat[q], radiusMeters]);
+
+  // Interleaved rounds over the same queries: a run of each PostGIS query, then the engine's
+  // methods call by call (the clock's own cost subtracted).
+  const contenders = [
+    { name: 'PostGIS on the sphere: ST_DWithin + ORDER BY ST_Distance, prepared', ask },
+    { name: 'PostGIS as a client asks by default: spheroid, unnamed statement', ask: byDefault },
+  ];
+  const searchQueries = queries.zip.map((zip) => ({ zip, radius: RADIUS }));
+  const methods = [
+    { name: 'engine.search (the whole unified answer, objects)', run: (k: number) => engine.search(searchQueries[k]).total },
+    { name: 'engine.searchJson (the whole unified answer, JSON text)', run: (k: number) => engine.searchJson(searchQueries[k]).length },
+  ];
+  const pgTimes = contenders.map(() => [] as number[]);
+  const engineTimes = methods.map(() => [] as number[]);
+  let clockNs = Infinity;
+  for (let i = 0; i < 1000; i++) {
+    const t0 = process.hrtime.bigint();
+    clockNs = Math.min(clockNs, Number(process.hrtime.bigint() - t0));
+  }
+  let sink = 0;
+  let q = 0;
+  for (let round = 0; round < ROUNDS + 2; round++) {
+    const warm = round < 2;
+    for (const [c, contender] of contenders.entries()) {
+      for (let i = 0; i < PER_ROUND; i++) {
+        const t0 = process.hrtime.bigint();
+        await contender.ask((q + i) % QUERIES);
+        if (!warm) pgTimes[c].push(Number(process.hrtime.bigint() - t0) / 1e3);
+      }
+    }
+    for (const [m, method] of methods.entries()) {
+      for (let i = 0; i < PER_ROUND; i++) {
+        const t0 = process.hrtime.bigint();
+        sink += method.run((q + i) % QUERIES);
+        if (!warm) engineTimes[m].push((Number(process.hrtime.bigint() - t0) - clockNs) / 1e3);
+      }
+    }
+    q = (q + PER_ROUND) % QUERIES;
+  }
+
+  heading(`Radius ${RADIUS} mi around random contiguous-US ZIPs: the ${int(ids.length)} unified locations, the same queries, interleaved`);
+  console.log(`  PostGIS plan uses the GiST index: ${usesIndex ? 'yes' : 'no'}; same locations as the engine on ${QUERIES - mismatches - onTheEdge} of ${QUERIES} queries; within 0.01 mi of the radius: ${onTheEdge}; mismatches: ${mismatches}`);
+  const stats = (times: number[]) => {
+    const sorted = Float64Array.from(times).sort();
+    return { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
+  };
+  const pg = contenders.map((c, i) => ({ name: c.name, ...stats(pgTimes[i]) }));
+  const ours = methods.map((m, i) => ({ name: m.name, ...stats(engineTimes[i]) }));
+  console.log(table(
+    ['contender', 'mean us', 'p50 us', 'p99 us', 'PostGIS prepared / this', 'PostGIS by default / this', 'lead >= 150x'],
+    [...pg, ...ours].map((x, i) => {
+      const lead = pg[0].mean / x.mean;
+      return [x.name, us(x.mean), us(x.p50), us(x.p99), i < pg.length ? '' : ratio(lead), i < pg.length ? '' : ratio(pg[1].mean / x.mean), i < pg.length ? '' : verdict(lead >= 150)];
+    }),
+  ));
+  console.log(`  ${ROUNDS} rounds of ${PER_ROUND} queries per contender after 2 warm-up rounds, each call timed on its own; the lead is PostGIS prepared / the engine, in mean time${sink === 0.5 ? ' ' : ''}`);
+  console.log('  times per call with process.hrtime.bigint; PostGIS includes the loopback round trip, as any client of it pays.');
+} finally {
+  await client.end().catch(() => undefined);
+  cluster.stop();
+}
