@@ -54,7 +54,7 @@ if (!existsSync(DEFAULT_SNAPSHOT)) {
   if (built.status !== 0) throw new Error('snapshot build failed');
 }
 const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
-const net = new Network(content.network);
+const net = new Network(content.network, content.zips);
 const t = content.network;
 const engine = createEngine();
 const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);

@@ -7,6 +7,7 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { DEFAULT_SNAPSHOT, engineFrom, type SnapshotContent } from '../engine/index.js';
+import { compileZipTables } from '../engine/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
 import type { NetworkTable } from '../engine/network-compiler.js';
 import { Hits } from '../engine/hits.js';
@@ -211,7 +212,7 @@ function unifiedSearch(
     unifiedIndexData: new Uint8Array(floorKd.data),
     unifiedLoc: Uint32Array.from({ length: n }, (_, i) => i),
   };
-  const engine = engineFrom({ gazetteer, network });
+  const engine = engineFrom({ gazetteer, network, zips: compileZipTables(network, gazetteer) });
   const out = new Uint32Array(n);
   const terms = new Float64Array(n);
   const points = { kd: floorKd, itemLat, itemLng };

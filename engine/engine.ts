@@ -20,6 +20,7 @@ import type {
 } from './responses.js';
 import { Schedules } from './schedules.js';
 import { UnifiedQueries } from './unified.js';
+import type { ZipTables } from './zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
 export const DEFAULT_BATCH_LIMIT = 50;
@@ -28,6 +29,8 @@ export const DEFAULT_BATCH_LIMIT = 50;
 export interface SnapshotContent {
   gazetteer: GazetteerTable;
   network: NetworkTable;
+  /** What each ZIP's queries read instead of working out (zip-tables.ts). */
+  zips: ZipTables;
 }
 
 export interface Engine {
@@ -66,7 +69,7 @@ export interface Engine {
 
 export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
-  const net = new Network(content.network);
+  const net = new Network(content.network, content.zips);
   const records = new Records(net, gazetteer);
   const unified = new UnifiedQueries(gazetteer, net, new Matcher(net, gazetteer), records);
   const lookups = new CarrierLookups(gazetteer, net, records);

@@ -9,6 +9,7 @@ import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
+import { compileZipTables } from './zip-tables.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine, type SnapshotContent } from './engine.js';
@@ -54,7 +55,7 @@ export interface CompileOptions {
 export function compileDataset(options: CompileOptions = {}): SnapshotContent {
   const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
   const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
-  return { gazetteer, network };
+  return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
 }
 
 /** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */

@@ -128,7 +128,7 @@ export class Matcher {
     }
     const g = this.gazetteer.table;
     if (place.kind === 'zip') {
-      this.addExactZip(g.zipCodes[place.id], generation, place);
+      this.addExactAtZip(place.id);
       return;
     }
     for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
@@ -137,7 +137,19 @@ export class Matcher {
     for (const l of net.locationsInCity(g.placeNames[place.id], place.state)) this.addExactLocation(l, generation, place);
   }
 
-  /** The terminals serving a ZIP (points-served) and the locations in it. */
+  /** A ZIP place's exact matches, compiled with their distances from its point (zip-tables.ts). */
+  private addExactAtZip(z: number): void {
+    const { exactStart, exactLoc, exactCarrier, exactMiles } = this.net.zips;
+    const { inScope, set } = this;
+    for (let e = exactStart[z], end = exactStart[z + 1]; e < end; e++) {
+      const c = exactCarrier[e];
+      if (inScope[c] === 0) continue;
+      set.kindOf[c] = EXACT;
+      set.hits.push(exactLoc[e], exactMiles[e]);
+    }
+  }
+
+  /** The terminals serving a ZIP (points-served) and the locations in it: each ZIP of a city. */
   private addExactZip(zipCode: number, generation: number, place: Place): void {
     const { t, zipRuns } = this.net;
     const run = 2 * zipCode;
@@ -171,7 +183,7 @@ export class Matcher {
         pending[c] = 1;
         unifiedPending++;
       } else {
-        net.carrierIndex[c].nearest(lat, lng, 1, set.hits, radiusMiles);
+        net.nearestWithin(c, place.kind === 'zip' ? place.id : -1, lat, lng, radiusMiles, set.hits);
       }
     }
     // One walk of the shared index answers every unified carrier at once.

@@ -3,11 +3,12 @@
 
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
-import { distanceMiles } from './geo.js';
+import { distanceMiles, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
 import { Hits } from './hits.js';
 import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
 import type { NetworkTable } from './network-compiler.js';
+import { NO_LOCATION, type ZipTables } from './zip-tables.js';
 
 /** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
 const UNIFIED_LEAF_SIZE = 16;
@@ -27,7 +28,11 @@ export class Network {
    */
   readonly zipRuns: Uint32Array;
 
-  constructor(readonly t: NetworkTable) {
+  constructor(
+    readonly t: NetworkTable,
+    /** Exact matches and nearest locations of each gazetteer ZIP row. */
+    readonly zips: ZipTables,
+  ) {
     const pointCount = new Uint32Array(t.carriers.length);
     for (let p = 0; p < t.spCarrier.length; p++) pointCount[t.spCarrier[p]]++;
     this.carriers = t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 }));
@@ -114,6 +119,32 @@ export class Network {
     hits.clear();
     this.carrierIndex[c].nearest(lat, lng, 1, hits);
     return hits.count > 0 ? hits.loc[0] : -1;
+  }
+
+  /**
+   * Appends carrier c's nearest location within `radiusMiles` of a place, as
+   * `carrierIndex[c].nearest(lat, lng, 1, hits, radiusMiles)` does: for a place that is gazetteer
+   * ZIP row z (-1 for any other) by one read of the compiled table, with the walk's own test.
+   */
+  nearestWithin(c: number, z: number, lat: number, lng: number, radiusMiles: number, hits: Hits): void {
+    const table = this.zips.nearest[c];
+    if (z < 0 || table === undefined || table.length === 0) {
+      this.carrierIndex[c].nearest(lat, lng, 1, hits, radiusMiles);
+      return;
+    }
+    const l = table[z];
+    if (l === NO_LOCATION) return;
+    const { locLat, locLng } = this.t;
+    const h = haversineTerm(lat, lng, Math.cos(lat * RAD), locLat[l], locLng[l], Math.cos(locLat[l] * RAD));
+    if (h <= milesToTerm(radiusMiles)) hits.push(l, termToMiles(h));
+  }
+
+  /** nearestLocation of the point of gazetteer ZIP row z: one read where the table was compiled for carrier c. */
+  nearestLocationToZip(c: number, z: number, lat: number, lng: number): number {
+    const table = this.zips.nearest[c];
+    if (table === undefined || table.length === 0) return this.nearestLocation(c, lat, lng);
+    const l = table[z];
+    return l === NO_LOCATION ? -1 : l;
   }
 }
 

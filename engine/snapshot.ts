@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 const HEADER_BYTES = 24; // magic (8), version (4), manifest length (4), sections length (8)
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
 

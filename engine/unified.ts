@@ -25,7 +25,8 @@ interface Scope {
   ids: readonly string[];
   /**
    * `byCarrier` from its lists, in scope order: an object literal compiled once per scope, so every
-   * answer of the scope has one shape and is built without a lookup per key.
+   * answer of the scope has one shape and is built without a keyed store per carrier (a copied
+   * template with keyed stores costs about a tenth of a whole search more).
    */
   byCarrierOf: (lists: readonly unknown[][]) => Record<string, unknown[]>;
   /** JSON text from `,"carriers":` to the `{` that opens byCarrier, of each `"id":[` that opens a list, and of each empty list. */
@@ -48,6 +49,8 @@ export class UnifiedQueries {
   private readonly unified: number[];
   private readonly reachable: number[];
   private readonly unifiedScope: Scope;
+  /** Scopes narrowed by `carriers=`, by their carrier numbers. */
+  private readonly narrowed = new Map<string, Scope>();
   /** JSON text of each ZIP's `resolved` object, made on first use. */
   private readonly zipResolvedJson: (string | null)[];
   /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
@@ -235,7 +238,7 @@ export class UnifiedQueries {
 
   /** Carrier c's nearest location at any distance, or null when it has none. */
   private nearestAnywhere(c: number, place: Place) {
-    const l = this.net.nearestLocation(c, place.lat, place.lng);
+    const l = place.kind === 'zip' ? this.net.nearestLocationToZip(c, place.id, place.lat, place.lng) : this.net.nearestLocation(c, place.lat, place.lng);
     return l < 0 ? null : this.records.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
   }
 
@@ -250,7 +253,15 @@ export class UnifiedQueries {
       (Array.isArray(carriers) ? carriers : [carriers]).flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()),
     );
     const picked = this.unified.filter((c) => ids.has(this.net.carriers[c].id));
-    return picked.length > 0 ? this.scopeOf(picked) : this.unifiedScope;
+    if (picked.length === 0) return this.unifiedScope;
+    const key = picked.join(',');
+    let scope = this.narrowed.get(key);
+    if (scope === undefined) {
+      // Bounded: clients choose the subsets, and a dataset may have many carriers.
+      if (this.narrowed.size >= NARROWED_SCOPES) this.narrowed.clear();
+      this.narrowed.set(key, (scope = this.scopeOf(picked)));
+    }
+    return scope;
   }
 
   private scopeOf(carriers: readonly number[]): Scope {
@@ -259,13 +270,25 @@ export class UnifiedQueries {
     return {
       carriers,
       ids,
-      // The ids are data, quoted as JSON: the literal holds no code but property names.
-      byCarrierOf: new Function('lists', `return {${ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ')}};`) as Scope['byCarrierOf'],
+      byCarrierOf: byCarrierBuilder(ids),
       carriersJson: `,"carriers":${ids.length > 0 ? `["${ids.join('","')}"]` : '[]'},"byCarrier":{`,
       listJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[`),
       emptyListJson: ids.map((id, s) => `${s === 0 ? '' : ','}"${id}":[]`),
     };
   }
+}
+
+/** How many narrowed scopes are kept made. */
+const NARROWED_SCOPES = 256;
+
+/**
+ * Compiles `(lists) => ({ "<id>": lists[0], ... })` for a scope's ids. Each id enters the source
+ * only as `JSON.stringify(id)`, a string literal whatever the string holds, so the function's code
+ * is the literal and nothing else (and the loader admits only ids of [a-z0-9-] anyway).
+ */
+function byCarrierBuilder(ids: readonly string[]): Scope['byCarrierOf'] {
+  const properties = ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ');
+  return new Function('lists', `return { ${properties} };`) as Scope['byCarrierOf'];
 }
 
 function matchType(m: MatchSet | null): SearchResult['matchType'] {

@@ -1,0 +1,78 @@
+// Facts about each ZIP of the gazetteer that no query changes, worked out when a dataset is
+// compiled, so that a query about a ZIP (most questions) reads them instead of working them out:
+// - its exact matches: the terminals serving it (points-served) and the locations in it, each once,
+//   with their carrier and their distance from the ZIP's point, in one run per ZIP;
+// - the nearest location of each can-reach carrier, at any distance (what can-reach answers for a
+//   carrier that does not reach the place).
+// Both are made by the very functions a query would otherwise run (distanceMiles, the kd walk), so
+// they give the same answers, ties included.
+
+import type { GazetteerTable } from './geonames.js';
+import { distanceMiles } from './geo.js';
+import { Hits } from './hits.js';
+import { LocationIndex } from './location-index.js';
+import type { NetworkTable } from './network-compiler.js';
+
+/** A ZIP's entry in `nearest` when the carrier has no location at all. */
+export const NO_LOCATION = 0xffffffff;
+
+export interface ZipTables {
+  /** Exact matches of gazetteer ZIP row z: entries exactStart[z] .. exactStart[z + 1]. */
+  exactStart: Uint32Array;
+  exactLoc: Uint32Array;
+  exactCarrier: Uint8Array;
+  /** Great-circle miles from the ZIP's point. */
+  exactMiles: Float64Array;
+  /** Per carrier number, its nearest location to each ZIP row; empty for the carriers can-reach does not accept. */
+  nearest: Uint32Array[];
+}
+
+export function compileZipTables(network: NetworkTable, gazetteer: GazetteerTable): ZipTables {
+  return { ...exactMatches(network, gazetteer), nearest: nearestLocations(network, gazetteer) };
+}
+
+function exactMatches(t: NetworkTable, g: GazetteerTable): Omit<ZipTables, 'nearest'> {
+  const zipCount = g.zipCodes.length;
+  const exactStart = new Uint32Array(zipCount + 1);
+  const locs: number[] = [];
+  const seen = new Set<number>();
+  // The points-served table, the locations by ZIP and the gazetteer are all sorted by ZIP: one merge pass.
+  let p = 0;
+  let k = 0;
+  for (let z = 0; z < zipCount; z++) {
+    const code = g.zipCodes[z];
+    exactStart[z] = locs.length;
+    seen.clear();
+    while (p < t.spZip.length && t.spZip[p] < code) p++;
+    for (; p < t.spZip.length && t.spZip[p] === code; p++) seen.add(t.spTerminal[p]);
+    while (k < t.locByZipKey.length && t.locByZipKey[k] < code) k++;
+    for (; k < t.locByZipKey.length && t.locByZipKey[k] === code; k++) seen.add(t.locByZipId[k]);
+    for (const l of seen) locs.push(l);
+  }
+  exactStart[zipCount] = locs.length;
+  const exactLoc = Uint32Array.from(locs);
+  const exactCarrier = Uint8Array.from(locs, (l) => t.locCarrier[l]);
+  const exactMiles = new Float64Array(locs.length);
+  for (let z = 0; z < zipCount; z++) {
+    for (let e = exactStart[z]; e < exactStart[z + 1]; e++) {
+      exactMiles[e] = distanceMiles(g.zipLat[z], g.zipLng[z], t.locLat[exactLoc[e]], t.locLng[exactLoc[e]]);
+    }
+  }
+  return { exactStart, exactLoc, exactCarrier, exactMiles };
+}
+
+function nearestLocations(network: NetworkTable, gazetteer: GazetteerTable): Uint32Array[] {
+  const hits = new Hits(1);
+  const { zipLat, zipLng } = gazetteer;
+  return network.carriers.map((carrier, c) => {
+    if (!carrier.canReach) return new Uint32Array(0);
+    const index = new LocationIndex(network.carrierIndexData[c], network.carrierLocStart[c]);
+    const nearest = new Uint32Array(zipLat.length);
+    for (let z = 0; z < zipLat.length; z++) {
+      hits.clear();
+      index.nearest(zipLat[z], zipLng[z], 1, hits);
+      nearest[z] = hits.count > 0 ? hits.loc[0] : NO_LOCATION;
+    }
+    return nearest;
+  });
+}
