@@ -9,11 +9,17 @@ import {
   searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
 } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
-import { defineRoute, type Probe, type Route } from './route.js';
+import { defineRoute, once, type Probe, type Route } from './route.js';
 
 /** A probe asking with one parameter, when the data has a value for it (a carrier without locations has none). */
-function probe(label: string, name: string, value: string | undefined): Probe | undefined {
-  return value === undefined ? undefined : { label, input: { query: { [name]: value }, params: {}, body: undefined } };
+function probe(label: string, name: string, value: () => string | undefined): Probe {
+  return {
+    label,
+    input: () => {
+      const v = value();
+      return v === undefined ? undefined : { query: { [name]: v }, params: {}, body: undefined };
+    },
+  };
 }
 
 /** The spec's probe labels call the country-code lookup's parameter `country`. */
@@ -25,8 +31,8 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
   const { id, name, lookup } = carrier;
   const base = `/api/${id}-location`;
   const tag = id;
-  const examples = engine.examples(id);
-  const lookupExample = lookup === 'country_code' ? examples.country : examples[lookup];
+  const examples = once(() => engine.examples(id));
+  const lookupExample = () => (lookup === 'country_code' ? examples().country : examples()[lookup]);
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -59,8 +65,8 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       errors: [400],
       // One state's (or country's) statistics: a small answer, not the whole network's.
       probe: lookup === 'country_code'
-        ? probe(`GET ${base}/coverage`, 'country_code', examples.country)
-        : probe(`GET ${base}/coverage`, 'state', examples.state),
+        ? probe(`GET ${base}/coverage`, 'country_code', () => examples().country)
+        : probe(`GET ${base}/coverage`, 'state', () => examples().state),
       answer: ({ query }) => engine.coverage(id, query),
     }),
   ];
@@ -151,7 +157,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
   const postal = engine.carriers.find((c) => c.kind === 'postal');
   if (!postal) return [];
   const tag = 'Drop points';
-  const example = engine.examples(postal.id);
+  const example = once(() => engine.examples(postal.id));
   return [
     defineRoute({
       method: 'GET',
@@ -161,7 +167,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       query: dropPointsQuerySchema,
       response: res.locationPageSchema,
       errors: [400],
-      probe: probe('GET /api/drop-points?zip=', 'zip', example.zip),
+      probe: probe('GET /api/drop-points?zip=', 'zip', () => example().zip),
       answer: ({ query }) => engine.dropPoints(query),
     }),
     defineRoute({
@@ -171,9 +177,13 @@ export function dropPointRoutes(engine: Engine): Route[] {
       summary: 'One drop point by id',
       response: res.dropPointResultSchema,
       errors: [404],
-      probe: example.terminalCode === undefined
-        ? undefined
-        : { label: 'GET /api/drop-points/:id', input: { query: {}, params: { id: example.terminalCode }, body: undefined } },
+      probe: {
+        label: 'GET /api/drop-points/:id',
+        input: () => {
+          const id = example().terminalCode;
+          return id === undefined ? undefined : { query: {}, params: { id }, body: undefined };
+        },
+      },
       answer: ({ params }) => engine.dropPoint(params.id),
     }),
   ];

@@ -17,10 +17,27 @@ export interface RawInput {
   key: ApiKeyRecord;
 }
 
-/** A request the health report makes to check that the route answers: inputs from the loaded data. */
+/**
+ * A request the health report makes to check that the route answers, with inputs from the loaded
+ * data: asked for on the first report, not when the routes are built (a start should not pay for
+ * reading the data it probes), and undefined when the data has nothing to ask with.
+ */
 export interface Probe {
   label: string;
-  input: Pick<RawInput, 'query' | 'params' | 'body'>;
+  input(): Pick<RawInput, 'query' | 'params' | 'body'> | undefined;
+}
+
+/** A function's value, worked out on the first call. */
+export function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
 }
 
 export interface Route {

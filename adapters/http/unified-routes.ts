@@ -3,12 +3,12 @@
 import type { Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, placeQuerySchema, searchQuerySchema, zipBatchSchema } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
-import { defineRoute, JsonText, type Route } from './route.js';
+import { defineRoute, JsonText, once, type Route } from './route.js';
 
 export function unifiedRoutes(engine: Engine): Route[] {
   const tag = 'Unified';
   const unified = engine.carriers.find((c) => c.unified);
-  const probeZip = unified && engine.examples(unified.id).zip;
+  const probeZip = once(() => (unified === undefined ? undefined : engine.examples(unified.id).zip));
   return [
     defineRoute({
       method: 'POST',
@@ -18,7 +18,13 @@ export function unifiedRoutes(engine: Engine): Route[] {
       body: searchQuerySchema,
       response: res.searchResultSchema,
       errors: [400],
-      probe: probeZip === undefined ? undefined : { label: 'POST /api/search', input: { query: {}, params: {}, body: { zip: probeZip } } },
+      probe: {
+        label: 'POST /api/search',
+        input: () => {
+          const zip = probeZip();
+          return zip === undefined ? undefined : { query: {}, params: {}, body: { zip } };
+        },
+      },
       answer: ({ body }) => new JsonText(engine.searchJson(body)),
     }),
     defineRoute({
