@@ -1,10 +1,11 @@
 // The quick look-ups: `search`, `which`, `reach`, `geocode`. Each takes its endpoint's query
-// parameters as flags, passed to the engine as the text an HTTP client would send, so values are
-// checked by the same rules with the same messages; it prints a table, or with --json exactly the
-// endpoint's 200 body.
+// parameters as flags, the text an HTTP client would send, parsed by the endpoint's own schema, so
+// values are checked by the same rules with the same messages; it prints a table, or with --json
+// exactly the endpoint's 200 body.
 
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
+import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
 import { geocodeText, reachText, searchText, whichText } from './tables.js';
 
@@ -32,8 +33,6 @@ interface Lookup<Result> {
   json?(engine: Engine, query: Query): string;
 }
 
-// The engine's schemas check the text flags exactly as they check a query string.
-const asInput = <T>(query: Query) => query as T;
 const lookup = <Result>(definition: Lookup<Result>) => definition as Lookup<unknown>;
 
 const LOOKUPS = [
@@ -43,9 +42,9 @@ const LOOKUPS = [
     summary: 'terminals of every unified carrier at or near a ZIP, city or state',
     params: ['zip', 'city', 'state', 'radius', 'carriers'],
     example: '--zip 75201 --radius 50',
-    answer: (engine, query) => engine.search(asInput(query)),
+    answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
-    json: (engine, query) => engine.searchJson(asInput(query)),
+    json: (engine, query) => engine.searchJson(parseInput(searchQuerySchema, query)),
   }),
   lookup({
     name: 'which',
@@ -53,7 +52,7 @@ const LOOKUPS = [
     summary: 'which carriers serve a place, nearest terminal first',
     params: ['zip', 'city', 'state', 'radius'],
     example: "--city 'st louis' --state MO",
-    answer: (engine, query) => engine.whichCarriers(asInput(query)),
+    answer: (engine, query) => engine.whichCarriers(parseInput(placeQuerySchema, query)),
     text: whichText,
   }),
   lookup({
@@ -62,7 +61,7 @@ const LOOKUPS = [
     summary: 'whether one carrier can reach a place, and the alternatives that can',
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
     example: '--carrier <carrier id> --zip 02108',
-    answer: (engine, query) => engine.canReach(asInput(query)),
+    answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
     text: reachText,
   }),
   lookup({
@@ -71,7 +70,7 @@ const LOOKUPS = [
     summary: "a ZIP's point and its city and state",
     params: ['zip'],
     example: '--zip 10001',
-    answer: (engine, query) => engine.geocode(asInput(query)),
+    answer: (engine, query) => engine.geocode(parseInput(geocodeQuerySchema, query)),
     text: geocodeText,
   }),
 ];
