@@ -1,7 +1,7 @@
 // A carrier as a dataset's carriers.json describes it: what it is, where the API lists it, and
 // what it offers. Every per-carrier behaviour follows from these fields, never from a carrier id.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The message of a field's issue in words: what is missing or wrong, with the value given. */
 const says = (field: string, expected: string) => (issue: { input?: unknown }) =>

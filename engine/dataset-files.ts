@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
 import { parse, type CsvError } from 'csv-parse/sync';
-import { z } from 'zod';
+import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from './carriers.js';
 import type { TableSpec } from './dataset-rows.js';
 import type { Findings } from './findings.js';

@@ -1,7 +1,7 @@
 // The two CSV tables of a dataset: their columns, which ones may be left out, and the zod schema of
 // each column's value. Every message names the column and the value, as a spreadsheet user sees it.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A CSV table of a dataset directory. */
 export interface TableSpec<Row> {

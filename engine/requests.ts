@@ -3,7 +3,7 @@
 // parameter, so a library caller and an HTTP client see the same 400 text. The input types derive
 // from the schemas.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';

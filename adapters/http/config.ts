@@ -1,7 +1,7 @@
 // Configuration from the environment, checked up front so a typo fails at start-up with the name of
 // the variable instead of surfacing later as odd behaviour.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 
 export interface Config {

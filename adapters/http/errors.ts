@@ -2,7 +2,7 @@
 // Only input, lookup and store failures carry their own message; anything else is a bug, so the
 // client gets a generic 500 and the details go to the log, never into the response.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
 import { KvUnavailableError } from '../kv/store.js';
 

@@ -11,7 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KvStore } from '../kv/store.js';
 import { PLANS, type ApiKeyRecord } from './keys.js';
 import type { Route } from './route.js';

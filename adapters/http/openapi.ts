@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table: the same zod schemas that the engine
 // validates input with and that the tests check 200 bodies against.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   createDocument,
   type ZodOpenApiOperationObject,
