@@ -24,9 +24,10 @@ export class Network {
   /**
    * Per ZIP code 0-99999, at [2 * code]: the first row of the points-served table with that ZIP,
    * and at [2 * code + 1] the first entry of locByZipId; the next code's pair ends them. One read
-   * (one cache line) instead of two searches.
+   * (one cache line) instead of two searches. Made on first use: ZIP queries read the compiled ZIP
+   * tables instead, so a process answering only those (a Lambda cold start) never pays for it.
    */
-  readonly zipRuns: Uint32Array;
+  private runs: Uint32Array | undefined;
 
   constructor(
     readonly t: NetworkTable,
@@ -39,7 +40,10 @@ export class Network {
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
-    this.zipRuns = zipRuns(t.spZip, t.locByZipKey);
+  }
+
+  get zipRuns(): Uint32Array {
+    return (this.runs ??= zipRuns(this.t.spZip, this.t.locByZipKey));
   }
 
   get locationCount(): number {
