@@ -15,12 +15,9 @@ const sourceFiles = (dir: string) =>
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .map((f) => join(dir, f));
 
-/**
- * The project's own imports of each file, type-only ones included (a cycle of types is still a
- * cycle): static imports, re-exports and dynamic import(), resolved from `./x.js` to `x.ts`.
- */
 type Program = ReturnType<typeof parse>['program'];
 
+/** Each source file of FOLDERS, parsed. */
 function programs(): Map<string, Program> {
   return new Map(
     FOLDERS.flatMap(sourceFiles).map((file) => [
@@ -30,6 +27,10 @@ function programs(): Map<string, Program> {
   );
 }
 
+/**
+ * The project's own imports of each file, type-only ones included (a cycle of types is still a
+ * cycle): static imports, re-exports and dynamic import(), resolved from `./x.js` to `x.ts`.
+ */
 function importGraph(sources: Map<string, Program>): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, program] of sources) {
