@@ -255,6 +255,19 @@ describe('errors: carriers.json, on the line of the entry or field', () => {
     expect(found).toEqual([error('carriers.json', 12, 'carrier id "acme-freight" is already used on line 2')]);
   });
 
+  it('at most 250 carriers: one more is an error, 250 build and answer for the last of them', () => {
+    const entry = (i: number) =>
+      `{ "id": "c${i}", "name": "Carrier ${i}", "scac": "C${i % 1000}", "kind": "ltl", "unified": true, "canReach": false, "lookup": "zip" }`;
+    const carriers = (n: number) => `[\n${Array.from({ length: n }, (_, i) => entry(i + 1)).join(',\n')}\n]\n`;
+    const lastTerminal = [TERMINAL_HEADER, 'c250,DAL,Dallas Yard,1 Elm St,,Dallas,TX,75201,US,555-0199,,,32.79,-96.8,'];
+    expect(findingsOf({ carriers: carriers(251), terminals: [TERMINAL_HEADER], points: [SP_HEADER] })).toEqual([
+      error('carriers.json', 1, 'a dataset holds at most 250 carriers, this one has 251'),
+    ]);
+    const engine = createEngine({ dataDir: dataset({ carriers: carriers(250), terminals: lastTerminal, points: [SP_HEADER] }), zipFile });
+    expect(engine.carriers).toHaveLength(250);
+    expect(engine.search({ zip: '75201' }).results.map((r) => [r.carrier, r.terminalCode, r.match])).toEqual([['c250', 'DAL', 'exact']]);
+  });
+
   it('JSON syntax: the line of the mistake', () => {
     const carriers = CARRIERS_JSON.replace('"kind": "worldwide",', '"kind": "worldwide"');
     // the comma is missing at the end of line 16: the parser finds out at the next field, on line 17
