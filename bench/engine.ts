@@ -110,7 +110,7 @@ if (wanted(1)) {
   ];
 
   // Every query timed below is first checked: the fast paths against their references.
-  const check = checkQueryPath({ floor, floorOut, searchQueries, reachQueries, geocodeQueries });
+  const check = checkQueryPath({ floor, floorOut, floorTerms, searchQueries, reachQueries, geocodeQueries });
   for (const line of check) console.log(`  ${line}`);
 
   const contenders: Contender[] = [{ name: 'floor: kdbush.range + haversine + sort', run: floor }, ...methods];
@@ -171,6 +171,7 @@ function meanAnswerBytes(answer: (q: number) => unknown): number {
 function checkQueryPath(input: {
   floor: (q: number) => number;
   floorOut: Uint32Array;
+  floorTerms: Float64Array;
   searchQueries: { zip: string; radius: number }[];
   reachQueries: { carrier: string; zip: string; radius: number }[];
   geocodeQueries: { zip: string }[];
@@ -195,14 +196,16 @@ function checkQueryPath(input: {
     const expected: string[] = [];
     for (let k = 0, n = input.floor(q); k < n; k++) {
       const l = t.unifiedLoc[input.floorOut[k]];
-      if (!exact.has(net.carriers[t.locCarrier[l]].id)) expected.push(`${l}@${roundMiles(net.distanceTo(l, queries.lat[q], queries.lng[q]))}`);
+      const floorMiles = hToMiles(input.floorTerms[input.floorOut[k]]);
+      if (!exact.has(net.carriers[t.locCarrier[l]].id)) expected.push(`${l}@${roundMiles(floorMiles)}`);
     }
     if (nearby.sort().join() !== expected.sort().join()) bad.nearby++;
     const serving = new Set(result.results.map((r) => r.carrier));
     const which = engine.whichCarriers(input.searchQueries[q]).carriers.map((c) => c.carrier);
     const reach = engine.canReach(input.reachQueries[q]);
-    const reachServing = serving.has(reach.carrier) || reach.serviceType !== 'none';
-    if (which.length !== serving.size || which.some((id) => !serving.has(id)) || (net.carriers[net.carrierNumber(reach.carrier)].unified && reachServing !== reach.canReach)) {
+    // A unified carrier reaches the place exactly when search lists it.
+    const reachUnified = net.carriers[net.carrierNumber(reach.carrier)].unified;
+    if (which.length !== serving.size || which.some((id) => !serving.has(id)) || (reachUnified && serving.has(reach.carrier) !== reach.canReach)) {
       bad.serving++;
     }
   }
@@ -383,6 +386,8 @@ if (wanted(3)) {
   ));
   console.log('  (times in us per query; target: ours no slower than geokdbush.around, i.e. ours/geokdbush <= 1.00x)');
   console.log(`  same answers from all three: mismatches ${mismatches} of ${net.carriers.length * 2 * QUERIES} queries`);
+  const sizes = net.carriers.map((_, c) => carrierSize(c));
+  const sizeSpan = `${int(Math.min(...sizes))}-${int(Math.max(...sizes))}`;
   for (const k of [1, 5]) {
     const ks = rows.filter((r) => r[1] === String(k));
     const span = (col: number) => {
@@ -390,7 +395,7 @@ if (wanted(3)) {
       return `${us(Math.min(...v))}-${us(Math.max(...v))}`;
     };
     summary.push([
-      `Nearest k=${k}, per carrier (${ks.length} carriers, 85-37,404 locs)`,
+      `Nearest k=${k}, per carrier (${ks.length} carriers, ${sizeSpan} locs)`,
       `${span(2)} us`,
       `geokdbush.around ${span(4)} us; brute force ${span(6)} us`,
       `ours/geokdbush ${span(7)}x`,
