@@ -1,8 +1,9 @@
 // A server for bench/http.ts, run as its own process so the load generator does not share its
 // event loop: `node --import tsx bench/http-server.ts <kind> [static-body-file]`, prints its port.
 //
-//   express          the API through createExpressApp
-//   express-static   Express answering every request with the same precomputed body
+//   express          the API through createExpressApp, in the server `npm start` runs it in
+//                    (createHttpServer: timeouts, connection cap, Host check)
+//   express-static   Express answering every request with the same precomputed body, in that server
 //   node             the API through the plain node:http adapter
 //   node-static      bare node:http answering with the same precomputed body
 //   node-written     node:http writing that body as the API writes its answers: the headers of a
@@ -17,6 +18,7 @@ import { createExpressApp } from '../adapters/express.js';
 import { createApp } from '../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../adapters/http/keys.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
+import { createHttpServer } from '../adapters/http-server.js';
 import { createNodeServer } from '../adapters/node.js';
 import { writeResponse } from '../adapters/node-io.js';
 
@@ -36,7 +38,7 @@ function staticBody(): string {
 async function server(): Promise<Server> {
   switch (kind) {
     case 'express':
-      return createServer(createExpressApp(api()));
+      return createHttpServer(createExpressApp(api()));
     case 'node':
       return createNodeServer(api());
     case 'express-static': {
@@ -47,7 +49,7 @@ async function server(): Promise<Server> {
       app.get('/api/locations', (_req, res) => {
         res.type('application/json').send(body);
       });
-      return createServer(app);
+      return createHttpServer(app);
     }
     case 'node-static': {
       const body = staticBody();
