@@ -16,9 +16,10 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * Bound for "fails fast instead of hanging": the stores give up after 1 s, ioredis's defaults would
- * wait for ~20 reconnect attempts (tens of seconds), so 2.5 s tells the two apart with room to spare.
+ * wait for ~20 reconnect attempts (tens of seconds), so 5 s tells the two apart with room to spare
+ * on a busy machine.
  */
-const HANG_GUARD_MS = 2_500;
+const HANG_GUARD_MS = 5_000;
 
 async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<{ value?: T; error?: unknown }> {
   let timer: NodeJS.Timeout | undefined;

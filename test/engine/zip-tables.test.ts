@@ -1,7 +1,8 @@
 // The per-ZIP tables a compiled dataset carries (zip-tables.ts) against brute force over the same
 // compiled network: each ZIP's exact matches are the terminals serving it and the locations in it,
-// each once, at their great-circle distance; each can-reach carrier's nearest location is the
-// minimum of a plain scan, ties by location id. Every ZIP of the sample is checked.
+// each once, at their great-circle distance (every ZIP of the sample); each can-reach carrier's
+// nearest location is the minimum of a plain scan, or a location tied with it (a spread of ZIPs;
+// the order among ties is pinned in tie-break.test.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileDataset, type SnapshotContent } from '../../engine/index.js';

@@ -75,7 +75,8 @@ describe('a flood of keyless half-sent uploads', () => {
       }
       const after = rssMb(proc.pid);
       expect(Object.fromEntries(statuses)).toEqual({ 401: UPLOADS });
-      // Were the uploads held, 2,000 x 1 KB received plus buffers and sockets would show here.
+      // A held upload would keep its connection open and stall refusedAndClosed above; this checks
+      // that what the refusals used is given back (no leak per refused upload).
       expect(after - before).toBeLessThan(64);
     } finally {
       await proc.stop();
