@@ -53,9 +53,10 @@ export class CarrierLookups {
         break;
       }
       case 'region': {
+        // Regions match whatever their case in the data (the query's value is lower-cased).
         const regions = [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
-        if (!regions.includes(value)) throw new InvalidInputError(`region must be one of ${regions.join(', ')}`);
-        locs = this.filter(c, (l) => t.locRegion[l] === value);
+        if (!regions.some((r) => r.toLowerCase() === value)) throw new InvalidInputError(`region must be one of ${regions.join(', ')}`);
+        locs = this.filter(c, (l) => t.locRegion[l].toLowerCase() === value);
         break;
       }
       default:

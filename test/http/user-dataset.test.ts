@@ -28,7 +28,7 @@ writeFileSync(
     'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
     'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,a1@acme.example,41.8858,-87.6181,',
     'roadrunner,R1,Roadrunner Phoenix,2 Desert Rd,,Phoenix,AZ,85001,US,602-555-0100,,r1@rr.example,33.4484,-112.074,',
-    'zoned,Z1,Zoned Denver,3 Peak Ave,,Denver,CO,80202,US,303-555-0100,,z1@zoned.example,39.7527,-104.9992,zone-7',
+    'zoned,Z1,Zoned Denver,3 Peak Ave,,Denver,CO,80202,US,303-555-0100,,z1@zoned.example,39.7527,-104.9992,Zone-7',
   ].join('\n'),
 );
 writeFileSync(
@@ -48,7 +48,12 @@ describe('an API over a user dataset', () => {
     const rr = await get('/api/roadrunner-location', { state: 'AZ' });
     expect(JSON.parse(rr.body).total).toBe(1);
     expect((await get('/api/acme-location/terminal/A1')).status).toBe(200);
-    expect(JSON.parse((await get('/api/zoned-location', { region: 'zone-7' })).body).total).toBe(1);
+    // A region matches in any case.
+    for (const region of ['Zone-7', 'zone-7', 'ZONE-7']) {
+      const zoned = JSON.parse((await get('/api/zoned-location', { region })).body);
+      expect(zoned.locations.map((l: { terminalCode: string }) => l.terminalCode)).toEqual(['Z1']);
+    }
+    expect(JSON.parse((await get('/api/zoned-location', { region: 'zone-8' })).body)).toEqual({ error: 'region must be one of Zone-7' });
   });
 
   it('has no endpoints for carriers it does not hold', async () => {
@@ -70,7 +75,7 @@ describe('an API over a user dataset', () => {
       'KV write',
       'KV read',
     ]);
-    // Every probe asks with this dataset's own values (its ZIP, state, region "zone-7").
+    // Every probe asks with this dataset's own values (its ZIP, state, region "Zone-7").
     expect(report.status).toBe('healthy');
     const doc = JSON.parse((await get('/openapi.json')).body);
     expect(Object.keys(doc.paths)).toContain('/api/roadrunner-location/search');
