@@ -284,11 +284,21 @@ const NARROWED_SCOPES = 256;
 /**
  * Compiles `(lists) => ({ "<id>": lists[0], ... })` for a scope's ids. Each id enters the source
  * only as `JSON.stringify(id)`, a string literal whatever the string holds, so the function's code
- * is the literal and nothing else (and the loader admits only ids of [a-z0-9-] anyway).
+ * is the literal and nothing else (and the loader admits only ids of [a-z0-9-] anyway). Where the
+ * runtime forbids code from strings (--disallow-code-generation-from-strings, a strict CSP), the
+ * same object is built by a loop.
  */
 function byCarrierBuilder(ids: readonly string[]): Scope['byCarrierOf'] {
   const properties = ids.map((id, s) => `${JSON.stringify(id)}: lists[${s}]`).join(', ');
-  return new Function('lists', `return { ${properties} };`) as Scope['byCarrierOf'];
+  try {
+    return new Function('lists', `return { ${properties} };`) as Scope['byCarrierOf'];
+  } catch {
+    return (lists) => {
+      const byCarrier: Record<string, unknown[]> = {};
+      for (let s = 0; s < ids.length; s++) byCarrier[ids[s]] = lists[s];
+      return byCarrier;
+    };
+  }
 }
 
 function matchType(m: MatchSet | null): SearchResult['matchType'] {

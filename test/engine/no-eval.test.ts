@@ -1,0 +1,26 @@
+// In a runtime that forbids code from strings (node --disallow-code-generation-from-strings, as
+// under a strict CSP), the engine still loads and gives the same answers as here.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { sampleEngine } from './sample-engine.js';
+
+const QUERIES = [{ zip: '75201' }, { zip: '60601', radius: '100' }, { zip: '10001', carriers: 'carrier-b,carrier-a' }, { city: 'st louis', state: 'MO' }];
+
+describe('without code generation from strings', () => {
+  it('answers every unified search as the engine does here', () => {
+    const index = fileURLToPath(new URL('../../engine/index.ts', import.meta.url));
+    const script = `
+      const { createEngine } = await import(${JSON.stringify(index)});
+      const engine = createEngine();
+      const queries = ${JSON.stringify(QUERIES)};
+      console.log(JSON.stringify(queries.map((q) => [engine.searchJson(q), engine.search(q)])));`;
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+    });
+    const engine = sampleEngine();
+    expect(JSON.parse(out)).toEqual(QUERIES.map((q) => [engine.searchJson(q), engine.search(q)]));
+  });
+});
