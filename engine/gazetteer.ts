@@ -37,13 +37,13 @@ export class Gazetteer {
     return this.table.zipCodes.length;
   }
 
-  /** Index of a 5-digit ZIP string, or -1 when the gazetteer lacks it. */
+  /** Index of a 5-digit ZIP string, or -1 when the gazetteer lacks it or the string is not 5 digits. */
   zipIndex(zip: string): number {
-    if (zip.length !== 5) return this.zipIndexOf(Number(zip));
+    if (zip.length !== 5) return -1;
     let code = 0;
     for (let i = 0; i < 5; i++) {
       const digit = zip.charCodeAt(i) - 48;
-      if (digit < 0 || digit > 9) return this.zipIndexOf(Number(zip));
+      if (digit < 0 || digit > 9) return -1;
       code = code * 10 + digit;
     }
     return this.rowOfZip[code];
