@@ -54,7 +54,9 @@ export interface NetworkTable {
 }
 
 export function compileNetwork(dataset: Dataset): NetworkTable {
-  const carriers = dataset.carriers;
+  // Carriers are numbered in id order, whatever order the dataset lists them in: the ranking's
+  // tie-break (carrier id, then terminal code) is a comparison of the location numbers below.
+  const carriers = [...dataset.carriers].sort((a, b) => compareText(a.id, b.id));
   const carrierId = new Map(carriers.map((c, i) => [c.id, i]));
   const terminals = [...dataset.terminals].sort(
     (a, b) => carrierId.get(a.carrier)! - carrierId.get(b.carrier)! || compareText(a.terminalCode, b.terminalCode),

@@ -24,8 +24,9 @@ export class Network {
   /**
    * Per ZIP code 0-99999, at [2 * code]: the first row of the points-served table with that ZIP,
    * and at [2 * code + 1] the first entry of locByZipId; the next code's pair ends them. One read
-   * (one cache line) instead of two searches. Made on first use: ZIP queries read the compiled ZIP
-   * tables instead, so a process answering only those (a Lambda cold start) never pays for it.
+   * (one cache line) instead of two searches. Made on first use (city and state searches, a
+   * carrier's ZIP list, schedules): unified ZIP queries read the compiled ZIP tables instead, so a
+   * process answering only those (a Lambda cold start) never pays for it.
    */
   private runs: Uint32Array | undefined;
 
