@@ -4,6 +4,7 @@
 import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
+import { InvalidInputError } from './errors.js';
 import { Gazetteer } from './gazetteer.js';
 import type { GazetteerTable } from './geonames.js';
 import { Matcher } from './matching.js';
@@ -67,6 +68,13 @@ export interface Engine {
   examples(carrierId: string): CarrierExamples;
 }
 
+/** The `now` of serviceDays: the real time by default; anything but a valid Date is invalid input. */
+function clock(now: unknown): Date {
+  if (now === undefined) return new Date();
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new InvalidInputError('now must be a valid Date');
+  return now;
+}
+
 export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
   const net = new Network(content.network, content.zips);
@@ -90,7 +98,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
     carrierBatch: (id, body, options) => lookups.batch(id, body, limit(options)),
     coverage: (id, query = {}) => lookups.coverage(id, query),
-    serviceDays: (id, query, options) => schedules.serviceDays(id, query, options?.now ?? new Date()),
+    serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options?.now)),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
     dropPoints: (query) => dropPoints.around(query),

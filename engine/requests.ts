@@ -77,7 +77,9 @@ export const searchQuerySchema = placeQuerySchema.extend({
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: z.string({ error: 'carrier is required' }).min(1, { error: 'carrier is required' }),
+  carrier: z
+    .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
+    .min(1, { error: 'carrier is required' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -214,7 +216,8 @@ export function parseWithZod<S extends z.ZodType>(schema: S, input: unknown): z.
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const name = issue.path.join('.');
+  // `zips[0]`, `address.city`: the parameter as a caller writes it.
+  const name = issue.path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), '');
   const message = issue.message;
   // Zod's own messages (wrong type of the whole input, unrecognised shapes) don't name the field.
   throw new InvalidInputError(name && !message.includes(name) ? `${name}: ${message}` : message);
@@ -353,7 +356,9 @@ export function validateBatchList(body: unknown, field: 'zips' | 'country_codes'
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidInputError(`body must be a JSON object with ${field}`);
   }
-  const list: string[] = parseInput(stringListSchema(field), (body as Record<string, unknown>)[field] ?? null);
+  const schema = field === 'zips' ? zipBatchSchema : countryBatchSchema;
+  const parsed: Record<string, string[]> = parseInput(schema, { [field]: (body as Record<string, unknown>)[field] ?? null });
+  const list = parsed[field];
   if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
   if (list.length > max) {
     throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);

@@ -254,6 +254,10 @@ describe('can-reach carrier validation', () => {
     expect(invalid(() => engine.canReach({ carrier: '', zip: '10001' })).message).toMatch(/carrier/);
   });
 
+  it('a carrier that is not text says so', () => {
+    expect(invalid(() => engine.canReach({ carrier: 5, zip: '10001' } as never)).message).toBe('carrier must be a string');
+  });
+
   it('an unknown or non-can-reach carrier is a 400 naming carrier', () => {
     for (const carrier of ['carrier-zz', 'carrier-a', 'carrier-b', 'carrier-c', 'carrier-d', 'CARRIER-E ']) {
       expect(invalid(() => engine.canReach({ carrier, zip: '10001' })).message, carrier).toMatch(/carrier/);
@@ -464,6 +468,12 @@ describe('carrier-a service days', () => {
     throw new Error('no day');
   }
 
+  it('a clock that is not a valid Date is a 400 naming now', () => {
+    for (const now of [new Date('x'), '2025-01-01', 0]) {
+      expect(invalid(() => engine.serviceDays('carrier-a', { zip: '10001' }, { now: now as Date })).message).toBe('now must be a valid Date');
+    }
+  });
+
   it('a TR point from a Thursday gives the next Tuesday; from a Tuesday, the Thursday after', () => {
     const tr = carrierPoints('carrier-a').find((p) => p.serviceDays === 'TR')!;
     expect(tr).toBeDefined();
@@ -658,7 +668,7 @@ describe('batch validation', () => {
       expect(invalid(() => batch({ zips: ['10001', '10002', '10001'] })).message).toMatch(/zips\[2\]/);
       expect(invalid(() => batch({ zips: ['10001', '1234', 'abcde'] })).message).toMatch(/zips\[1\]/);
       expect(invalid(() => batch({ zips: ['10001', '10002', '10003', 'x'] })).message).toMatch(/zips\[3\]/);
-      expect(invalid(() => batch({ zips: ['10001', 10002 as unknown as string] })).message).toMatch(/zips/);
+      expect(invalid(() => batch({ zips: ['10001', 10002 as unknown as string] })).message).toBe('zips[1]: zips must contain only strings');
       expect(invalid(() => batch({} as { zips: string[] })).message).toMatch(/zips/);
       expect(invalid(() => batch({ zips: '10001' as unknown as string[] })).message).toMatch(/zips/);
     }
