@@ -11,12 +11,12 @@ import { carrierSchema, type CarrierInfo } from './carriers.js';
 import type { TableSpec } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 
-export const CARRIERS_FILE = 'carriers.json';
+const CARRIERS_FILE = 'carriers.json';
 
 /** Most carriers a dataset may hold: the network numbers them in one byte. */
 const MAX_CARRIERS = 250;
 
-export interface CarriersRead {
+interface CarriersRead {
   /** The valid entries, in file order. */
   carriers: CarrierInfo[];
   /**

@@ -11,11 +11,8 @@ import { Findings, formatFinding, type Finding } from './findings.js';
 import { Gazetteer } from './gazetteer.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
 
-// The command line prints checkDataset's findings with formatFinding: both from this module.
-export { formatFinding, type Finding } from './findings.js';
-
 export interface Dataset {
-  /** Sorted by id. */
+  /** In any order: the network compiler numbers them by id. */
   carriers: CarrierInfo[];
   terminals: TerminalRow[];
   servicePoints: ServicePointRow[];

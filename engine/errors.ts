@@ -1,3 +1,5 @@
+import type { Finding } from './findings.js';
+
 /** Raised for input the caller must fix; `message` is the text the HTTP layer returns with a 400. */
 export class InvalidInputError extends Error {
   readonly status = 400;
@@ -23,7 +25,7 @@ export class NotFoundError extends Error {
 export class DatasetError extends Error {
   constructor(
     readonly problems: string[],
-    readonly findings: readonly { file: string; line: number; level: 'error' | 'warning'; message: string }[] = [],
+    readonly findings: readonly Finding[] = [],
   ) {
     super(`dataset is invalid:\n${problems.join('\n')}`);
     this.name = 'DatasetError';

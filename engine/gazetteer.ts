@@ -5,7 +5,7 @@ import { placeKey } from './names.js';
 import type { ResolvedPlace } from './responses.js';
 
 /** ZIP codes are five digits: 00000-99999. */
-const ZIP_CODES = 100_000;
+export const ZIP_CODES = 100_000;
 
 /** Read-only lookups over a GazetteerTable. */
 export class Gazetteer {

@@ -10,7 +10,7 @@ import type { Network } from './network.js';
 import type { Place } from './places.js';
 import { compareNearest, sortNearestFirst } from './ranking.js';
 
-export type CarrierMatchKind = 'exact' | 'nearby' | 'none';
+type CarrierMatchKind = 'exact' | 'nearby' | 'none';
 
 const NONE = 0;
 const EXACT = 1;
@@ -134,7 +134,7 @@ export class Matcher {
     for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
       this.addExactZip(g.zipCodes[g.placeZips[k]], generation, place);
     }
-    for (const l of net.locationsInCity(g.placeNames[place.id], place.state)) this.addExactLocation(l, generation, place);
+    for (const l of net.locationsInCity(g.placeKeys[place.id], place.state)) this.addExactLocation(l, generation, place);
   }
 
   /** A ZIP place's exact matches, compiled with their distances from its point (zip-tables.ts). */

@@ -4,6 +4,7 @@
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { distanceMiles, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
+import { ZIP_CODES } from './gazetteer.js';
 import { Hits } from './hits.js';
 import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
@@ -83,9 +84,9 @@ export class Network {
     return zipRange(this.zipRuns, zipCode, 1);
   }
 
-  /** Locations whose city (by place key) and state match; built on first use. */
-  locationsInCity(city: string, state: string): number[] {
-    return this.group('city', (l) => `${placeKey(this.t.locCity[l])}|${this.t.locState[l]}`).get(`${placeKey(city)}|${state}`) ?? [];
+  /** Locations whose city (by its place key, names.ts) and state match; built on first use. */
+  locationsInCity(cityKey: string, state: string): number[] {
+    return this.group('city', (l) => `${placeKey(this.t.locCity[l])}|${this.t.locState[l]}`).get(`${cityKey}|${state}`) ?? [];
   }
 
   /** US locations in a state. */
@@ -152,9 +153,6 @@ export class Network {
     return l === NO_LOCATION ? -1 : l;
   }
 }
-
-/** ZIP codes are five digits: 00000-99999. */
-const ZIP_CODES = 100_000;
 
 /** Where each ZIP code's run starts in two ascending columns of ZIP codes, interleaved (see zipRuns). */
 function zipRuns(first: Int32Array, second: Int32Array): Uint32Array {

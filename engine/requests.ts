@@ -162,7 +162,7 @@ const stringListSchema = (field: string) =>
   z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
 
 export const zipBatchSchema = z.object({ zips: stringListSchema('zips').meta({ description: 'Unique 5-digit ZIPs, up to the plan batch limit' }) });
-export const countryBatchSchema = z.object({
+const countryBatchSchema = z.object({
   country_codes: stringListSchema('country_codes').meta({ description: 'Unique ISO 3166-1 alpha-2 codes, up to the plan batch limit' }),
 });
 

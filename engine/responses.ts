@@ -7,11 +7,11 @@ import * as z from 'zod';
 
 const integer = z.number().int();
 
-export const resolvedPlaceSchema = z
+const resolvedPlaceSchema = z
   .strictObject({ city: z.string(), state: z.string(), lat: z.number(), lng: z.number() })
   .meta({ id: 'ResolvedPlace', description: 'The point a query resolved to.' });
 
-export const normalizedLocationSchema = z
+const normalizedLocationSchema = z
   .strictObject({
     carrier: z.string(),
     carrierName: z.string(),
@@ -29,7 +29,7 @@ export const normalizedLocationSchema = z
   })
   .meta({ id: 'NormalizedLocation' });
 
-export const locationRecordSchema = z
+const locationRecordSchema = z
   .strictObject({
     name: z.string(),
     carrier: z.string(),
@@ -51,7 +51,7 @@ export const locationRecordSchema = z
   })
   .meta({ id: 'LocationRecord' });
 
-export const nearestTerminalSchema = z
+const nearestTerminalSchema = z
   .strictObject({
     name: z.string(),
     address: z.string(),
@@ -62,7 +62,7 @@ export const nearestTerminalSchema = z
   })
   .meta({ id: 'NearestTerminal' });
 
-export const queryEchoSchema = z.strictObject({
+const queryEchoSchema = z.strictObject({
   zip: z.string(),
   city: z.string(),
   state: z.string(),
@@ -210,7 +210,7 @@ export const serviceDaysResultSchema = z
   })
   .meta({ id: 'ServiceDaysResult' });
 
-export const transitEndSchema = z.strictObject({
+const transitEndSchema = z.strictObject({
   terminalCode: z.string(),
   name: z.string(),
   city: z.string(),
