@@ -10,7 +10,7 @@ import { pageOf } from './paging.js';
 import { compareNearest } from './ranking.js';
 import type { Records } from './records.js';
 import {
-  batchFieldFor, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
+  batchFieldFor, countryCode, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
   validateBatchList, type CarrierBatch, type CoverageQuery, type LocationsQuery, type PageQuery, type TextSearchQuery,
 } from './requests.js';
 import type { CarrierBatchResult, CoverageResult, LocationPage, LocationRecord } from './responses.js';
@@ -68,10 +68,8 @@ export class CarrierLookups {
 
   countryLocations(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
     const c = this.net.requireCarrier(carrierId);
-    parseInput(pathParamSchema('code'), code);
-    if (!/^[A-Za-z]{2}$/.test(code)) throw new InvalidInputError('code must be a 2-letter country code');
+    const country = parseInput(countryCode('code'), code);
     const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
-    const country = code.toUpperCase();
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
     return pageOf(locs, page, (l) => this.records.record(l));
   }
@@ -190,7 +188,8 @@ export class CarrierLookups {
       }
     }
     const z = this.gazetteer.zipIndexOf(zipCode);
-    if (z < 0) return [...locs];
+    // A served ZIP the gazetteer lacks has no point to measure from: terminal code order.
+    if (z < 0) return [...locs].sort((a, b) => a - b);
     const { zipLat, zipLng } = this.gazetteer.table;
     const miles = new Map([...locs].map((l) => [l, this.net.distanceTo(l, zipLat[z], zipLng[z])]));
     return [...locs].sort((a, b) => compareNearest(miles.get(a)!, a, miles.get(b)!, b));

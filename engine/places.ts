@@ -64,6 +64,7 @@ export function resolvePlace(gazetteer: Gazetteer, params: PlaceParams): Place |
 
 /** The answer's `resolved` object of a place. */
 export function resolvedPlace(gazetteer: Gazetteer, place: Place): ResolvedPlace {
-  const city = place.kind === 'zip' ? gazetteer.zipCity(place.id) : place.kind === 'city' ? gazetteer.table.placeNames[place.id] : '';
+  if (place.kind === 'zip') return gazetteer.zipPlace(place.id);
+  const city = place.kind === 'city' ? gazetteer.table.placeNames[place.id] : '';
   return { city, state: place.state, lat: place.lat, lng: place.lng };
 }

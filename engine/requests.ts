@@ -120,7 +120,8 @@ const cityFilter = z
   .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
   .optional();
 
-const countryCode = (name: string) =>
+/** A 2-letter country code in any case, upper-cased. */
+export const countryCode = (name: string) =>
   z
     .string({ error: `${name} must be a string` })
     .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
