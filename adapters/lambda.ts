@@ -12,15 +12,28 @@ import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 const UNSUPPORTED = errorBody('unsupported event: expected an API Gateway, Function URL or Application Load Balancer event');
+const NOT_STARTED = errorBody('internal error: the service could not start');
 
-/** A handler around a core, or around a function that builds one on first use. */
+/**
+ * A handler around a core, or around a function that builds one on first use. A start that fails
+ * (no API_KEYS, a bad snapshot) is logged with its reason, for the function's logs, and answered
+ * as a JSON 500; the next invocation tries again.
+ */
 export function createLambdaHandler(app: App | (() => Promise<App>)): (event: LambdaEvent) => Promise<LambdaResult> {
   const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
   return async (event) => {
     const processor = processorFor(event);
-    if (!processor) return { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: UNSUPPORTED };
-    return processor.toResult(await (await getApp()).handle(processor.toRequest(event)), event);
+    if (!processor) return { statusCode: 400, headers: JSON_HEADERS, body: UNSUPPORTED };
+    let core: App;
+    try {
+      core = await getApp();
+    } catch (err) {
+      console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
+      return { statusCode: 500, headers: JSON_HEADERS, body: NOT_STARTED };
+    }
+    return processor.toResult(await core.handle(processor.toRequest(event)), event);
   };
 }
 
@@ -33,15 +46,13 @@ function bundledSnapshot(): string | undefined {
 /** One engine, KV connection and core per container, made on the first invocation and reused. */
 function containerApp(): () => Promise<App> {
   let app: Promise<App> | undefined;
-  return () => {
-    app ??= (async () => {
-      const config = readConfig(process.env);
-      return (await startService(config, { runtime: 'lambda', defaultSnapshot: bundledSnapshot() })).core;
-    })();
-    // A failed start is retried on the next invocation rather than cached for the container's life.
-    app.catch(() => (app = undefined));
-    return app;
-  };
+  const start = async () => (await startService(readConfig(process.env), { runtime: 'lambda', defaultSnapshot: bundledSnapshot() })).core;
+  return () =>
+    (app ??= start().catch((err: unknown) => {
+      // A failed start is retried on the next invocation rather than cached for the container's life.
+      app = undefined;
+      throw err;
+    }));
 }
 
 export const handler = createLambdaHandler(containerApp());

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { ALBResult, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HttpRequest } from '../../adapters/http/request.js';
 import { createLambdaHandler, handler } from '../../adapters/lambda.js';
 import type { LambdaEvent } from '../../adapters/lambda.js';
@@ -116,11 +116,19 @@ describe('Lambda event details', () => {
 });
 
 describe('the exported handler', () => {
-  it('fails without API_KEYS saying what to set, and starts on the next invocation once it is set', async () => {
+  it('without API_KEYS answers a JSON 500 and logs what to set; starts on the next invocation once it is set', async () => {
     delete process.env.API_KEYS;
     process.env.LOG_LEVEL = 'silent';
     const health = httpApiEvent({ method: 'GET', path: '/api/health' });
-    await expect(handler(health)).rejects.toThrow(/API_KEYS is required on Lambda: set it to key:plan/);
+    const logged: string[] = [];
+    const log = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
+    try {
+      const refused = replyOf(await handler(health));
+      expect([refused.status, JSON.parse(refused.body)]).toEqual([500, { error: 'internal error: the service could not start' }]);
+      expect(logged).toEqual([expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/)]);
+    } finally {
+      log.mockRestore();
+    }
     process.env.API_KEYS = API_KEYS;
     expect(replyOf(await handler(health)).status).toBe(200);
   });
