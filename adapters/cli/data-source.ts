@@ -2,10 +2,11 @@
 // server reads (SNAPSHOT_PATH, DATA_DIR), else the bundled sample. The flags are turned into those
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { readConfig } from '../http/config.js';
 import { loadEngine } from '../startup.js';
+import { requireDatasetDir } from './dataset-args.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -16,14 +17,25 @@ export interface DataFlags {
 
 export function addDataOptions(command: Command): Command {
   return command
-    .addOption(new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data'))
-    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)'));
+    .addOption(
+      new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data').argParser(nonEmpty),
+    )
+    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)').argParser(nonEmpty));
+}
+
+/** An empty path is a mistake, not a request for the default data (which the variables treat it as). */
+function nonEmpty(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('a path is required.');
+  return value;
 }
 
 /** A copy of the environment with the flags' choice of data; a flag replaces both variables, so it wins over either. */
 export function withDataFlags(env: Env, flags: DataFlags): Env {
   if (flags.snapshot !== undefined) return { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
-  if (flags.data !== undefined) return { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
+  if (flags.data !== undefined) {
+    requireDatasetDir(flags.data);
+    return { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
+  }
   return { ...env };
 }
 

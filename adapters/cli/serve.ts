@@ -2,7 +2,7 @@
 // environment variables the server reads, so every variable (API_KEYS, REDIS_URL, LOG_LEVEL, ...)
 // keeps working and a flag wins over its variable.
 
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addDataOptions, withDataFlags, type DataFlags, type Env } from './data-source.js';
 
 interface ServeFlags extends DataFlags {
@@ -19,14 +19,20 @@ export function addServeCommand(program: Command): void {
         'LOG_LEVEL, NODE_ENV); a flag wins over its variable. Without API_KEYS a development key is printed.',
     );
   addDataOptions(serve)
-    .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
+    .addOption(new Option('--port <n>', 'port to listen on (default: $PORT, else 3000)').argParser(port))
     .addOption(new Option('--server <kind>', 'HTTP server, node being plain node:http (default: $SERVER, else express)').choices(['express', 'node']))
     .addHelpText('after', '\nExample:\n  API_KEYS=mykey:enterprise carrier-locations serve --snapshot my-carriers.snapshot --port 8080')
     .action(async (flags: ServeFlags) => {
-      // Loaded here, not at the top: the server needs express, which look-ups and builds do not.
+      // Loaded here, not at the top: look-ups and builds need none of the HTTP stack and its logger.
       const { runServer } = await import('../server.js');
       await runServer(serveEnv(process.env, flags));
     });
+}
+
+/** A port as PORT takes it: a whole number from 0 (any free port) to 65535. */
+function port(value: string): string {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535.');
+  return value;
 }
 
 function serveEnv(env: Env, flags: ServeFlags): Env {

@@ -2,6 +2,7 @@
 // parameters, and bad usage exits 2 while help and --version exit 0.
 
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildRoutes } from '../../adapters/http/app.js';
 import { sampleEngine } from '../http/fixtures.js';
@@ -50,6 +51,16 @@ describe('--help on every command', () => {
   });
 });
 
+describe('a --data that is not a directory', () => {
+  it('exits 1 naming the path, for look-ups as for serve', async () => {
+    const file = fileURLToPath(new URL('../../data/sample/carriers.json', import.meta.url));
+    for (const args of [['geocode', '--zip', '75201', '--data', file], ['serve', '--data', `${file}-missing`]]) {
+      const run = await runCli(args);
+      expect([run.code, run.stdout, run.stderr]).toEqual([1, '', `error: ${args.at(-1)} is not a dataset directory\n`]);
+    }
+  });
+});
+
 describe('bad usage exits 2 with the reason first', () => {
   it.each([
     [[], /^Usage: carrier-locations /],
@@ -59,6 +70,10 @@ describe('bad usage exits 2 with the reason first', () => {
     [['geocode', '10001'], /^error: too many arguments for 'geocode'/],
     [['search', '--zip', '75201', '--snapshot', 'a', '--data', 'b'], /^error: option '--snapshot <file>' cannot be used with option '--data <dir>'/],
     [['serve', '--server', 'fastify'], /^error: option '--server <kind>' argument 'fastify' is invalid/],
+    [['serve', '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. a port is a whole number from 0 to 65535\./],
+    [['serve', '--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid/],
+    [['geocode', '--zip', '75201', '--snapshot', ''], /^error: option '--snapshot <file>' argument '' is invalid\. a path is required\./],
+    [['geocode', '--zip', '75201', '--data', ' '], /^error: option '--data <dir>' argument ' ' is invalid\. a path is required\./],
   ])('%j', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
