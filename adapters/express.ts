@@ -3,6 +3,7 @@
 
 import express, { Router, type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { App } from './http/app.js';
+import { bodyText } from './http/body.js';
 import { errorBody } from './http/errors.js';
 import { parseQueryString } from './http/request.js';
 import { bodySource, type BodySource, writeResponse } from './node-io.js';
@@ -53,8 +54,10 @@ async function serve(core: App, req: Request, res: Response): Promise<void> {
 function bodyOf(req: Request, res: Response): BodySource {
   const parsed: unknown = req.body;
   if (parsed === undefined || req.readableEnded === false) return bodySource(req, res);
-  const text = typeof parsed === 'string' ? parsed : Buffer.isBuffer(parsed) ? parsed.toString('utf8') : JSON.stringify(parsed);
-  return { read: async () => text, unread: () => false };
+  return {
+    read: async () => (typeof parsed === 'string' ? parsed : Buffer.isBuffer(parsed) ? bodyText(parsed) : JSON.stringify(parsed)),
+    unread: () => false,
+  };
 }
 
 /** Failures of the adapter itself: a JSON 500 instead of Express's HTML page. */

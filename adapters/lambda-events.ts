@@ -12,6 +12,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
+import { bodyText } from './http/body.js';
 import { addQueryValue, normalizeHeaders, parseQueryString, type HttpRequest, type HttpResponse, type Query } from './http/request.js';
 
 export type LambdaEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;
@@ -26,7 +27,7 @@ export interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
 }
 
 const decodeBody = (body: string | null | undefined, base64: boolean) =>
-  body == null ? undefined : base64 ? Buffer.from(body, 'base64').toString('utf8') : body;
+  body == null ? undefined : base64 ? bodyText(Buffer.from(body, 'base64')) : body;
 
 /** v1 and ALB events: when the multi-value map is there, it holds every value of a repeated parameter. */
 function queryPairs(event: {

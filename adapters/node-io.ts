@@ -2,7 +2,7 @@
 // A body is read only when the core asks for it (its route takes one, key and quota allow it).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_BODY_BYTES } from './http/body.js';
+import { bodyText, MAX_BODY_BYTES } from './http/body.js';
 import { HttpError } from './http/errors.js';
 import type { HttpResponse } from './http/request.js';
 
@@ -48,7 +48,11 @@ export function readBody(req: IncomingMessage): Promise<string | undefined> {
     const settle = () => {
       if (settled) return;
       settled = true;
-      resolve(size === 0 ? undefined : Buffer.concat(chunks).toString('utf8'));
+      try {
+        resolve(size === 0 ? undefined : bodyText(Buffer.concat(chunks)));
+      } catch (err) {
+        reject(err);
+      }
     };
     req.on('data', (chunk: Buffer) => {
       if (settled) return; // past the cap: the rest is read and dropped so the connection stays usable

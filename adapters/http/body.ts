@@ -7,6 +7,22 @@ import { HttpError } from './errors.js';
 /** Largest accepted request body. A 50-ZIP batch is under 1 KiB, so this is generous. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A body's bytes as text; bytes that are not UTF-8 are a 400 rather than replacement characters in
+ * the answer. A body cut at MAX_BODY_BYTES + 1 bytes may end mid-character: it is decoded leniently,
+ * and refused for its size.
+ */
+export function bodyText(bytes: Buffer): string {
+  if (bytes.length > MAX_BODY_BYTES) return bytes.toString('utf8');
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'request body is not valid UTF-8');
+  }
+}
+
 /**
  * Parses a JSON object body. Adapters may hand over only the first MAX_BODY_BYTES + 1 bytes of a
  * larger body (they stop buffering there), which is still enough to tell that it is too large.

@@ -1,0 +1,49 @@
+// A request body must be UTF-8: bytes that are not (a Latin-1 "München" from an old client) are a
+// 400 naming the body on every adapter, not replacement characters that change the question. A
+// byte-order mark before the JSON is accepted.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLambdaHandler } from '../../adapters/lambda.js';
+import { createTestApp, KEYS, loopbackServers, SERVER_KINDS } from './fixtures.js';
+import { httpApiEvent, replyOf, restApiEvent } from './senders.js';
+
+const LATIN1 = Buffer.from('{"city":"M\xfcnchen","state":"ND"}', 'latin1');
+const UTF8_WITH_BOM = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"zip":"75201"}')]);
+const NOT_UTF8 = { error: 'request body is not valid UTF-8' };
+
+const servers = loopbackServers();
+afterAll(() => servers.closeAll());
+
+describe.each(SERVER_KINDS)('POST /api/search on %s', (kind) => {
+  const post = async (body: Buffer) => {
+    const url = await servers.listen(createTestApp(), kind);
+    const res = await fetch(`${url}/api/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.enterprise, 'content-type': 'application/json' },
+      body: new Uint8Array(body),
+    });
+    return [res.status, await res.json()];
+  };
+
+  it('refuses a body that is not UTF-8', async () => {
+    expect(await post(LATIN1)).toEqual([400, NOT_UTF8]);
+  });
+
+  it('reads a UTF-8 body that starts with a byte-order mark', async () => {
+    const [status, body] = await post(UTF8_WITH_BOM);
+    expect([status, body.resolved?.city]).toEqual([200, 'Dallas']);
+  });
+});
+
+describe('POST /api/search on Lambda (a base64 body)', () => {
+  const handler = createLambdaHandler(createTestApp());
+  const request = { method: 'POST', path: '/api/search', headers: { 'x-api-key': KEYS.enterprise } };
+
+  it('refuses a body that is not UTF-8, in the event shape it came in', async () => {
+    for (const event of [httpApiEvent({ ...request, body: '' }), restApiEvent({ ...request, body: '' })]) {
+      Object.assign(event, { body: LATIN1.toString('base64'), isBase64Encoded: true });
+      const reply = replyOf(await handler(event));
+      expect([reply.status, JSON.parse(reply.body)]).toEqual([400, NOT_UTF8]);
+    }
+  });
+});
