@@ -18,7 +18,7 @@ import { addQueryValue, normalizeHeaders, parseQueryString, type HttpRequest, ty
 export type LambdaEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;
 export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResultV2 | ALBResult;
 
-export interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
+interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   /** Whether the event has this processor's shape. */
   accepts(event: LambdaEvent): event is E;
   toRequest(event: E): HttpRequest;
@@ -54,7 +54,7 @@ const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGa
 });
 
 /** API Gateway REST API (payload v1): query values arrive decoded. */
-export const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   accepts: (event): event is APIGatewayProxyEvent =>
     typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string',
   toRequest(event) {
@@ -75,7 +75,7 @@ export const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayPr
  * HTTP API and Function URL (payload v2). The raw query string keeps repeated parameters apart
  * (queryStringParameters joins them with commas). A named HTTP API stage prefixes the raw path.
  */
-export const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
+const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
   accepts: (event): event is APIGatewayProxyEventV2 =>
     (event as APIGatewayProxyEventV2).version === '2.0' && typeof (event as APIGatewayProxyEventV2).rawPath === 'string',
   toRequest(event) {
@@ -98,7 +98,7 @@ export const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGateway
  * (the balancer decodes nothing). With multi-value headers enabled on the target group the event
  * carries only the multi-value maps, and the result must answer in `multiValueHeaders` too.
  */
-export const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
+const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
   accepts: (event): event is ALBEvent => typeof (event as ALBEvent).requestContext?.elb === 'object',
   toRequest: (event) => ({
     method: event.httpMethod,

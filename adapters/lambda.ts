@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { App } from './http/app.js';
-import { errorBody, HttpError } from './http/errors.js';
+import { InvalidInputError } from '../engine/errors.js';
+import { errorBody } from './http/errors.js';
 import type { HttpRequest } from './http/request.js';
 import { readConfig } from './http/config.js';
 import { processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
@@ -39,8 +40,8 @@ export function createLambdaHandler(app: App | (() => Promise<App>)): (event: La
       request = processor.toRequest(event);
     } catch (err) {
       // A body that is not UTF-8: the one event the processors refuse.
-      if (!(err instanceof HttpError)) throw err;
-      return processor.toResult({ status: err.status, headers: JSON_HEADERS, body: errorBody(err.message) }, event);
+      if (!(err instanceof InvalidInputError)) throw err;
+      return processor.toResult({ status: 400, headers: JSON_HEADERS, body: errorBody(err.message) }, event);
     }
     return processor.toResult(await core.handle(request), event);
   };

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyText, MAX_BODY_BYTES } from './http/body.js';
-import { HttpError } from './http/errors.js';
+import { InvalidInputError } from '../engine/errors.js';
 import type { HttpResponse } from './http/request.js';
 
 /**
@@ -39,8 +39,7 @@ export function bodySource(req: IncomingMessage, res: ServerResponse): BodySourc
  * is too large, without letting a client fill the memory. How long it may take is the server's
  * request timeout.
  */
-export function readBody(req: IncomingMessage): Promise<string | undefined> {
-  if (!hasBody(req)) return Promise.resolve(undefined);
+function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -65,7 +64,7 @@ export function readBody(req: IncomingMessage): Promise<string | undefined> {
     const cutOff = () => {
       if (settled) return;
       settled = true;
-      reject(new HttpError(400, 'request body was cut off'));
+      reject(new InvalidInputError('request body was cut off'));
     };
     req.on('error', cutOff);
     req.on('close', () => (req.complete ? settle() : cutOff()));
@@ -73,7 +72,7 @@ export function readBody(req: IncomingMessage): Promise<string | undefined> {
 }
 
 /** Whether the request announces a body (a length above zero, or chunked transfer). */
-export function hasBody(req: IncomingMessage): boolean {
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

@@ -2,7 +2,7 @@
 // are a 400, like any other invalid body: the spec's error table has no 413 and clients already
 // handle 400 `{ error }`.
 
-import { HttpError } from './errors.js';
+import { InvalidInputError } from '../../engine/errors.js';
 
 /** Largest accepted request body. A 50-ZIP batch is under 1 KiB, so this is generous. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ export function bodyText(bytes: Buffer): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new HttpError(400, 'request body is not valid UTF-8');
+    throw new InvalidInputError('request body is not valid UTF-8');
   }
 }
 
@@ -29,19 +29,19 @@ export function bodyText(bytes: Buffer): string {
  */
 export function parseJsonObject(body: string | undefined): Record<string, unknown> {
   if (body === undefined || body.trim() === '') {
-    throw new HttpError(400, 'request body is required: a JSON object');
+    throw new InvalidInputError('request body is required: a JSON object');
   }
   if (body.length > MAX_BODY_BYTES || Buffer.byteLength(body) > MAX_BODY_BYTES) {
-    throw new HttpError(400, `request body must be at most ${MAX_BODY_BYTES} bytes`);
+    throw new InvalidInputError(`request body must be at most ${MAX_BODY_BYTES} bytes`);
   }
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
-    throw new HttpError(400, 'request body is not valid JSON');
+    throw new InvalidInputError('request body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new HttpError(400, 'request body must be a JSON object');
+    throw new InvalidInputError('request body must be a JSON object');
   }
   return value as Record<string, unknown>;
 }

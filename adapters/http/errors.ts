@@ -9,18 +9,7 @@ import { KvUnavailableError } from '../kv/store.js';
 /** The body of every error answer. */
 export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
 
-/** An error the HTTP layer raises itself (bad JSON, unknown route) with the status to answer. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
-
-export interface ErrorAnswer {
+interface ErrorAnswer {
   status: number;
   message: string;
   /** True when the error is unexpected and worth logging with its stack. */
@@ -28,7 +17,6 @@ export interface ErrorAnswer {
 }
 
 export function classifyError(err: unknown): ErrorAnswer {
-  if (err instanceof HttpError) return { status: err.status, message: err.message, internal: false };
   if (err instanceof InvalidInputError) return { status: 400, message: err.message, internal: false };
   if (err instanceof NotFoundError) return { status: 404, message: err.message, internal: false };
   if (err instanceof KvUnavailableError) {
