@@ -21,12 +21,14 @@ export function createRouter(core: App): Router {
   return router;
 }
 
-/** A standalone app: the API's routes, its JSON 404 for anything else, and never an HTML error page. */
+/**
+ * A standalone app: the core answers every request (its routes, and its JSON 404 for anything
+ * else, matched once), and never an HTML error page.
+ */
 export function createExpressApp(core: App): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // hashing every body costs throughput, and no client revalidates lookups
-  app.use(createRouter(core));
   app.use((req, res, next) => {
     serve(core, req, res).catch(next);
   });

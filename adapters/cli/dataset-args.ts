@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { Option } from 'commander';
 import type { Finding } from '../../engine/index.js';
+import { plural } from './tables.js';
 
 export const DATA_DIR_HELP = 'dataset directory: carriers.json, terminals.csv and (optional) service-points.csv';
 
@@ -21,6 +22,5 @@ export function requireDatasetDir(dir: string): void {
 export function countFindings(findings: readonly Finding[]): { errors: number; warnings: number; text: string } {
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.length - errors;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return { errors, warnings, text: `${plural(errors, 'error')}, ${plural(warnings, 'warning')}` };
 }

@@ -23,7 +23,7 @@ function placeText(resolved: Place, query: Query): string {
   return `${asked} (not a known place)`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function searchText(result: SearchResult): string {
   const where = placeText(result.resolved, result.query);
