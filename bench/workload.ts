@@ -144,7 +144,7 @@ export interface PointIndex {
 }
 
 /**
- * The floor of a unified search (issue 9's definition): the radius step done the plain way
+ * The floor of a unified search: the radius step done the plain way
  * (rangeHaversine), then its hits sorted nearest first. `terms` has one slot per item. Writes the
  * items, nearest first, to `out`; returns how many.
  */
