@@ -3,7 +3,7 @@
 // values are checked by the same rules with the same messages; it prints a table, or with --json
 // exactly the endpoint's 200 body.
 
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
@@ -77,6 +77,17 @@ const LOOKUPS = [
 
 type LookupFlags = DataFlags & Query & { json?: boolean };
 
+/** A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API. */
+function once(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new InvalidArgumentError('it is given twice.');
+  return value;
+}
+
+/** `--carriers` may repeat, as `carriers=` may in the API: the lists add up. */
+function joined(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
 export function addLookupCommands(program: Command): void {
   for (const lookup of LOOKUPS) {
     const command = program
@@ -84,7 +95,7 @@ export function addLookupCommands(program: Command): void {
       .summary(lookup.summary)
       .description(`${lookup.summary[0].toUpperCase()}${lookup.summary.slice(1)}: the answer of ${lookup.endpoint}, as a table.`)
       .addHelpText('after', `\nExample:\n  carrier-locations ${lookup.name} ${lookup.example}`);
-    for (const param of lookup.params) command.option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]);
+    for (const param of lookup.params) command.addOption(new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once));
     addDataOptions(command)
       .option('--json', `print exactly the 200 body of ${lookup.endpoint}`)
       .action((flags: LookupFlags) => {

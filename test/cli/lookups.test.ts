@@ -48,6 +48,15 @@ describe('--json prints the API 200 body', () => {
   });
 });
 
+describe('--carriers given more than once', () => {
+  it('adds up the lists, as repeated carriers= do in the API', async () => {
+    const reply = await api(COMMANDS.search, { zip: '10001', carriers: 'carrier-b,carrier-a' });
+    const run = await runCli(['search', '--zip', '10001', '--carriers', 'carrier-b', '--carriers', 'carrier-a', '--json']);
+    expect([run.code, run.stdout]).toEqual([0, `${reply.body}\n`]);
+    expect(JSON.parse(reply.body).carriers).toEqual(['carrier-a', 'carrier-b']);
+  });
+});
+
 describe('bad input is the API 400 message, one line, exit 1', () => {
   const cases: [keyof typeof COMMANDS, Record<string, string>][] = [
     ['search', { zip: '7520' }],
