@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { DatasetError } from './errors.js';
 import { placeKey } from './names.js';
 import { US_TERRITORIES } from './us-states.js';
 
@@ -60,6 +61,10 @@ export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTabl
     if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
     const code = Number(zip);
     if (!byZip.has(code)) byZip.set(code, { city, state, lat: latitude, lng: longitude });
+  }
+  // Checking a dataset against no ZIPs at all would find nothing wrong with it, and serve nothing.
+  if (byZip.size === 0) {
+    throw new DatasetError([`${zipFile}: no US ZIP rows: expected GeoNames' tab-separated US.txt (US, ZIP, place, state, state code, ..., latitude, longitude)`]);
   }
   const zipCodes = Int32Array.from([...byZip.keys()].sort((a, b) => a - b));
   const n = zipCodes.length;

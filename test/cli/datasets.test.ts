@@ -124,6 +124,17 @@ describe('build', () => {
     expect(createEngine({ snapshot: out }).geocode({ zip: '10001' }).found).toBe(false);
   });
 
+  it('refuses a --zips file with no GeoNames US rows, exit 1', async () => {
+    writeDataset(root, { 'hosts.txt': '127.0.0.1 localhost\n' });
+    const zips = join(root, 'hosts.txt');
+    for (const command of ['validate', 'build']) {
+      const run = await runCli([command, valid, '--zips', zips, ...(command === 'build' ? ['--out', join(root, 'none.snapshot')] : [])]);
+      expect([command, run.code, run.stdout]).toEqual([command, 1, '']);
+      expect(run.stderr).toContain(`${zips}: no US ZIP rows: expected GeoNames' tab-separated US.txt`);
+    }
+    expect(existsSync(join(root, 'none.snapshot'))).toBe(false);
+  });
+
   it('names a missing --out or dataset as bad usage, exit 2', async () => {
     const noOut = await runCli(['build', valid]);
     expect(noOut.code).toBe(2);
