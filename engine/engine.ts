@@ -21,6 +21,7 @@ import type {
 } from './responses.js';
 import { Schedules } from './schedules.js';
 import { UnifiedQueries } from './unified.js';
+import { ZipRecords } from './zip-records.js';
 import type { ZipTables } from './zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
@@ -79,7 +80,8 @@ export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
   const net = new Network(content.network, content.zips);
   const records = new Records(net, gazetteer);
-  const unified = new UnifiedQueries(gazetteer, net, new Matcher(net, gazetteer), records);
+  const zipRecords = new ZipRecords(content.gazetteer, content.zips);
+  const unified = new UnifiedQueries(gazetteer, net, zipRecords, new Matcher(net, gazetteer, zipRecords), records);
   const lookups = new CarrierLookups(gazetteer, net, records);
   const schedules = new Schedules(gazetteer, net);
   const dropPoints = new DropPoints(gazetteer, net, records);

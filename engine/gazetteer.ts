@@ -7,6 +7,18 @@ import type { ResolvedPlace } from './responses.js';
 /** ZIP codes are five digits: 00000-99999. */
 export const ZIP_CODES = 100_000;
 
+/** The number of a 5-digit ZIP string, or -1 when the string is not 5 ASCII digits. */
+export function zipCodeOf(zip: string): number {
+  if (zip.length !== 5) return -1;
+  let code = 0;
+  for (let i = 0; i < 5; i++) {
+    const digit = zip.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    code = code * 10 + digit;
+  }
+  return code;
+}
+
 /** Read-only lookups over a GazetteerTable. */
 export class Gazetteer {
   private placesByKeyMap: Map<string, number[]> | null = null;
@@ -39,14 +51,8 @@ export class Gazetteer {
 
   /** Index of a 5-digit ZIP string, or -1 when the gazetteer lacks it or the string is not 5 digits. */
   zipIndex(zip: string): number {
-    if (zip.length !== 5) return -1;
-    let code = 0;
-    for (let i = 0; i < 5; i++) {
-      const digit = zip.charCodeAt(i) - 48;
-      if (digit < 0 || digit > 9) return -1;
-      code = code * 10 + digit;
-    }
-    return this.rowOfZip[code];
+    const code = zipCodeOf(zip);
+    return code < 0 ? -1 : this.rowOfZip[code];
   }
 
   zipIndexOf(code: number): number {

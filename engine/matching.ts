@@ -9,6 +9,7 @@ import { Hits } from './hits.js';
 import type { Network } from './network.js';
 import type { Place } from './places.js';
 import { compareNearest, sortNearestFirst } from './ranking.js';
+import type { ZipRecords } from './zip-records.js';
 
 type CarrierMatchKind = 'exact' | 'nearby' | 'none';
 
@@ -86,6 +87,7 @@ export class Matcher {
   constructor(
     private readonly net: Network,
     private readonly gazetteer: Gazetteer,
+    private readonly zipRecords: ZipRecords,
   ) {
     this.set = new MatchSet(net.carriers.length);
     this.stamp = new Uint32Array(net.locationCount);
@@ -128,7 +130,7 @@ export class Matcher {
     }
     const g = this.gazetteer.table;
     if (place.kind === 'zip') {
-      this.addExactAtZip(place.id);
+      this.addExactAtZip(place.zipCode);
       return;
     }
     for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
@@ -137,11 +139,11 @@ export class Matcher {
     for (const l of net.locationsInCity(g.placeKeys[place.id], place.state)) this.addExactLocation(l, generation, place);
   }
 
-  /** A ZIP place's exact matches, compiled with their distances from its point (zip-tables.ts). */
-  private addExactAtZip(z: number): void {
-    const { exactStart, exactLoc, exactCarrier, exactMiles } = this.net.zips;
-    const { inScope, set } = this;
-    for (let e = exactStart[z], end = exactStart[z + 1]; e < end; e++) {
+  /** A ZIP's exact matches, compiled with their distances from its point (zip-tables.ts). */
+  private addExactAtZip(zipCode: number): void {
+    const { exactLoc, exactCarrier, exactMiles } = this.net.zips;
+    const { inScope, set, zipRecords } = this;
+    for (let e = zipRecords.exactStart(zipCode), end = zipRecords.exactEnd(zipCode); e < end; e++) {
       const c = exactCarrier[e];
       if (inScope[c] === 0) continue;
       set.kindOf[c] = EXACT;

@@ -4,7 +4,7 @@
 // answer and hardly anything else.
 
 import { InvalidInputError } from './errors.js';
-import type { Gazetteer } from './gazetteer.js';
+import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
@@ -17,6 +17,7 @@ import {
 import type {
   CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, WhichCarriersResult,
 } from './responses.js';
+import type { ZipRecords } from './zip-records.js';
 
 /** The carriers a unified search covers, with what its answer needs of them made once. */
 interface Scope {
@@ -51,8 +52,8 @@ export class UnifiedQueries {
   private readonly unifiedScope: Scope;
   /** Scopes narrowed by `carriers=`, by their carrier numbers. */
   private readonly narrowed = new Map<string, Scope>();
-  /** JSON text of each ZIP's `resolved` object, made on first use. */
-  private readonly zipResolvedJson: (string | null)[];
+  /** JSON text of each ZIP code's `resolved` object, made on first use (by code: read beside its ZIP record). */
+  private readonly zipResolvedJson = new Array<string | null>(ZIP_CODES).fill(null);
   /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
   private readonly hitJson: string[] = [];
   /** Each carrier's list of the current search, in scope order, for Scope.byCarrierOf. */
@@ -61,19 +62,19 @@ export class UnifiedQueries {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
+    private readonly zipRecords: ZipRecords,
     private readonly matcher: Matcher,
     private readonly records: Records,
   ) {
     this.unified = net.carriersWhere((c) => c.unified);
     this.reachable = net.carriersWhere((c) => c.canReach);
     this.unifiedScope = this.scopeOf(this.unified);
-    this.zipResolvedJson = new Array<string | null>(gazetteer.zipCount).fill(null);
   }
 
   geocode(query: GeocodeQuery): GeocodeResult {
     const { zip } = parseInput(geocodeQuerySchema, query);
-    const z = this.gazetteer.zipIndex(zip);
-    return { success: true, zip, found: z >= 0, location: z >= 0 ? this.gazetteer.zipPlace(z) : null };
+    const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
+    return { success: true, zip, found: place !== null, location: place === null ? null : resolvedPlace(this.gazetteer, place) };
   }
 
   search(query: SearchQuery): SearchResult {
@@ -141,7 +142,7 @@ export class UnifiedQueries {
     const q = parseInput(searchQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
-    const place = resolvePlace(this.gazetteer, q);
+    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
     const m = place === null ? null : this.matcher.match(place, scope.carriers, radiusMiles);
     return { query: echoOf(q, radiusMiles), scope, place, m };
   }
@@ -149,7 +150,7 @@ export class UnifiedQueries {
   searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
     const zips = validateBatchList(body, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
-      const place = resolvePlace(this.gazetteer, { zip });
+      const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
       const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
       if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
       const m = this.matcher.match(place, this.unified, null);
@@ -171,7 +172,7 @@ export class UnifiedQueries {
   whichCarriers(query: PlaceQuery): WhichCarriersResult {
     const q = parseInput(placeQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, q);
+    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
     const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
     const serving = m === null ? 0 : m.servingNearestFirst(this.unified);
     const carriers = new Array<WhichCarriersResult['carriers'][number]>(serving);
@@ -201,7 +202,7 @@ export class UnifiedQueries {
       throw new InvalidInputError(`carrier must be one of ${accepted}; "${q.carrier}" is not`);
     }
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, q);
+    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
     const info = this.net.carriers[carrier];
     const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
     const reached = m !== null && m.kind(carrier) !== 'none';
@@ -244,7 +245,7 @@ export class UnifiedQueries {
 
   private resolvedJson(place: Place): string {
     if (place.kind !== 'zip') return JSON.stringify(resolvedPlace(this.gazetteer, place));
-    return (this.zipResolvedJson[place.id] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
+    return (this.zipResolvedJson[place.zipCode] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
   }
 
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */

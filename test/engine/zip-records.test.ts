@@ -1,0 +1,50 @@
+// The records a ZIP query reads by code (zip-records.ts), on a hand-written GeoNames file and
+// hand-written exact runs: each ZIP's record holds its own row, point, city, state and run, and
+// every other code has no row.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readGazetteer } from '../../engine/geonames.js';
+import { ZIP_CODES } from '../../engine/gazetteer.js';
+import { ZipRecords } from '../../engine/zip-records.js';
+import type { ZipTables } from '../../engine/zip-tables.js';
+import { gazetteerRow } from './geonames-rows.js';
+
+describe('ZipRecords', () => {
+  it("hold each ZIP's row, point, city, state and exact run, and no row for any other code", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zip-records-'));
+    try {
+      const file = join(dir, 'US.txt');
+      writeFileSync(file, [
+        gazetteerRow('00501', 'Holtsville', 'NY', 40.8122, -73.0465),
+        gazetteerRow('75201', 'Dallas', 'TX', 32.7904, -96.8044),
+        gazetteerRow('99950', 'Ketchikan', 'AK', 55.3422, -131.6461),
+      ].join('\n'));
+      const g = readGazetteer(file);
+      // Rows are ascending by ZIP: 00501, 75201, 99950; runs of 2, 0 and 3 entries.
+      const zips = { exactStart: Uint32Array.from([0, 2, 2, 5]) } as ZipTables;
+      const records = new ZipRecords(g, zips);
+      const expected = [
+        { code: 501, row: 0, lat: 40.8122, lng: -73.0465, city: 'Holtsville', state: 'NY', run: [0, 2] },
+        { code: 75201, row: 1, lat: 32.7904, lng: -96.8044, city: 'Dallas', state: 'TX', run: [2, 2] },
+        { code: 99950, row: 2, lat: 55.3422, lng: -131.6461, city: 'Ketchikan', state: 'AK', run: [2, 5] },
+      ];
+      expect(expected.map(({ code }) => ({
+        code,
+        row: records.row(code),
+        lat: records.lat(code),
+        lng: records.lng(code),
+        city: g.placeNames[records.place(code)],
+        state: g.stateCodes[records.state(code)],
+        run: [records.exactStart(code), records.exactEnd(code)],
+      }))).toEqual(expected);
+      const others: number[] = [];
+      for (let code = 0; code < ZIP_CODES; code++) if (records.row(code) !== -1 && !expected.some((e) => e.code === code)) others.push(code);
+      expect(others).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
