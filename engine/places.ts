@@ -67,6 +67,14 @@ export function resolvePlace(gazetteer: Gazetteer, zips: ZipRecords, params: Pla
   return null;
 }
 
+/** The point of a 5-digit ZIP as a `resolved` object, or null when the gazetteer lacks it: geocode's answer, from the ZIP's record alone. */
+export function zipLocation(gazetteer: Gazetteer, zips: ZipRecords, zip: string): ResolvedPlace | null {
+  const code = zipCodeOf(zip);
+  if (code < 0 || zips.row(code) < 0) return null;
+  const { placeNames, stateCodes } = gazetteer.table;
+  return { city: placeNames[zips.place(code)], state: stateCodes[zips.state(code)], lat: zips.lat(code), lng: zips.lng(code) };
+}
+
 /** The answer's `resolved` object of a place. */
 export function resolvedPlace(gazetteer: Gazetteer, place: Place): ResolvedPlace {
   const city = place.city < 0 ? '' : gazetteer.table.placeNames[place.city];

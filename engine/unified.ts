@@ -8,7 +8,7 @@ import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
-import { resolvedPlace, resolvePlace, type Place } from './places.js';
+import { resolvedPlace, resolvePlace, zipLocation, type Place } from './places.js';
 import type { Records } from './records.js';
 import {
   canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
@@ -43,6 +43,8 @@ interface SearchRun {
   place: Place | null;
   /** Null when the place did not resolve. */
   m: MatchSet | null;
+  /** searchJson's `resolved`, as JSON text; '' for search. */
+  resolvedJson: string;
 }
 
 export class UnifiedQueries {
@@ -73,12 +75,12 @@ export class UnifiedQueries {
 
   geocode(query: GeocodeQuery): GeocodeResult {
     const { zip } = parseInput(geocodeQuerySchema, query);
-    const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
-    return { success: true, zip, found: place !== null, location: place === null ? null : resolvedPlace(this.gazetteer, place) };
+    const location = zipLocation(this.gazetteer, this.zipRecords, zip);
+    return { success: true, zip, found: location !== null, location };
   }
 
   search(query: SearchQuery): SearchResult {
-    const { query: echo, scope, place, m } = this.runSearch(query);
+    const { query: echo, scope, place, m } = this.runSearch(query, false);
     const count = m === null ? 0 : m.hits.count;
     const results = new Array<NormalizedLocation>(count);
     if (m !== null) {
@@ -112,7 +114,7 @@ export class UnifiedQueries {
    * reused, which makes a server's answer several times cheaper than JSON.stringify on objects.
    */
   searchJson(query: SearchQuery): string {
-    const { query: echo, scope, place, m } = this.runSearch(query);
+    const { query: echo, scope, m, resolvedJson } = this.runSearch(query, true);
     const count = m === null ? 0 : m.hits.count;
     const hitJson = this.hitJson;
     if (m !== null) {
@@ -120,7 +122,7 @@ export class UnifiedQueries {
       for (let i = 0; i < count; i++) hitJson[i] = this.records.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
     let text =
-      `{"success":true,"query":${echoJson(echo)},"resolved":${place === null ? 'null' : this.resolvedJson(place)},` +
+      `{"success":true,"query":${echoJson(echo)},"resolved":${resolvedJson},` +
       `"matchType":"${matchType(m)}","total":${count}${scope.carriersJson}`;
     for (let s = 0; s < scope.carriers.length; s++) {
       const c = scope.carriers[s];
@@ -138,13 +140,19 @@ export class UnifiedQueries {
     return text + ']}';
   }
 
-  private runSearch(query: SearchQuery): SearchRun {
+  /**
+   * Parses, resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
+   * matching: that text lies where no other step reads, and its fetch then overlaps the match
+   * instead of waiting after it (a tenth of searchJson's time, measured).
+   */
+  private runSearch(query: SearchQuery, json: boolean): SearchRun {
     const q = parseInput(searchQuerySchema, query);
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
     const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const resolvedJson = !json ? '' : place === null ? 'null' : this.resolvedJson(place);
     const m = place === null ? null : this.matcher.match(place, scope.carriers, radiusMiles);
-    return { query: echoOf(q, radiusMiles), scope, place, m };
+    return { query: echoOf(q, radiusMiles), scope, place, m, resolvedJson };
   }
 
   searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
