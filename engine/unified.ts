@@ -121,9 +121,7 @@ export class UnifiedQueries {
       const { loc, miles } = m.hits;
       for (let i = 0; i < count; i++) hitJson[i] = this.records.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
-    let text =
-      `{"success":true,"query":${echoJson(echo)},"resolved":${resolvedJson},` +
-      `"matchType":"${matchType(m)}","total":${count}${scope.carriersJson}`;
+    let text = headJson(echo, resolvedJson, matchType(m), count) + scope.carriersJson;
     for (let s = 0; s < scope.carriers.length; s++) {
       const c = scope.carriers[s];
       const length = m === null ? 0 : m.runLength[c];
@@ -322,8 +320,22 @@ function echoOf(q: { zip?: string; city?: string; state?: string }, radiusMiles:
   return { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radiusMiles };
 }
 
-/** JSON text of the echo: its zip is five digits and its state two letters (both validated), its radius a finite number. */
-function echoJson(echo: QueryEcho): string {
-  const city = echo.city === '' ? '""' : JSON.stringify(echo.city);
-  return `{"zip":"${echo.zip}","city":${city},"state":"${echo.state}","radiusMiles":${echo.radiusMiles}}`;
+/** `"matchType":` and `"total":` of searchJson's answer, as the text around the count. */
+const MATCH_TYPE_JSON: Record<SearchResult['matchType'], string> = {
+  exact: ',"matchType":"exact","total":',
+  nearby: ',"matchType":"nearby","total":',
+  none: ',"matchType":"none","total":',
+};
+
+/**
+ * searchJson's answer up to its total, in as few pieces as the query allows (each piece joined is a
+ * string made): its zip is five digits and its state two letters (both validated), its radius a
+ * finite number; a ZIP alone, the usual query, has its empty city and state in the constant text.
+ */
+function headJson(echo: QueryEcho, resolvedJson: string, matchType: SearchResult['matchType'], total: number): string {
+  const middle =
+    echo.city === '' && echo.state === ''
+      ? '","city":"","state":"","radiusMiles":'
+      : `","city":${echo.city === '' ? '""' : JSON.stringify(echo.city)},"state":"${echo.state}","radiusMiles":`;
+  return '{"success":true,"query":{"zip":"' + echo.zip + middle + echo.radiusMiles + '},"resolved":' + resolvedJson + MATCH_TYPE_JSON[matchType] + total;
 }
