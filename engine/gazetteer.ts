@@ -23,12 +23,15 @@ export function zipCodeOf(zip: string): number {
 export class Gazetteer {
   private placesByKeyMap: Map<string, number[]> | null = null;
   private readonly stateIds = new Map<string, number>();
-  /** The row of each ZIP code 0-99999, -1 where the gazetteer has none: one read instead of a search. */
-  private readonly rowOfZip = new Int32Array(ZIP_CODES).fill(-1);
+  /**
+   * The row of each ZIP code 0-99999, -1 where the gazetteer has none: one read instead of a
+   * search. Made on first use: the engine's ZIP queries read ZipRecords instead, so a process
+   * answering only those (a Lambda cold start) never pays for it.
+   */
+  private rows: Int32Array | undefined;
 
   constructor(readonly table: GazetteerTable) {
     table.stateCodes.forEach((code, s) => this.stateIds.set(code, s));
-    table.zipCodes.forEach((code, row) => (this.rowOfZip[code] = row));
   }
 
   /** Places by name key, built on the first city query: ZIP-only users never pay for it. */
@@ -43,6 +46,16 @@ export class Gazetteer {
       this.placesByKeyMap = map;
     }
     return this.placesByKeyMap;
+  }
+
+  private get rowOfZip(): Int32Array {
+    if (this.rows === undefined) {
+      const rows = new Int32Array(ZIP_CODES).fill(-1);
+      const { zipCodes } = this.table;
+      for (let row = 0; row < zipCodes.length; row++) rows[zipCodes[row]] = row;
+      this.rows = rows;
+    }
+    return this.rows;
   }
 
   get zipCount(): number {
