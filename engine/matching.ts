@@ -141,13 +141,14 @@ export class Matcher {
 
   /** A ZIP's exact matches, compiled with their distances from its point (zip-tables.ts). */
   private addExactAtZip(zipCode: number): void {
-    const { exactLoc, exactCarrier, exactMiles } = this.net.zips;
     const { inScope, set, zipRecords } = this;
-    for (let e = zipRecords.exactStart(zipCode), end = zipRecords.exactEnd(zipCode); e < end; e++) {
-      const c = exactCarrier[e];
+    const locCarrier = this.net.t.locCarrier;
+    for (let k = 0, count = zipRecords.exactCount(zipCode); k < count; k++) {
+      const l = zipRecords.exactLoc(zipCode, k);
+      const c = locCarrier[l];
       if (inScope[c] === 0) continue;
       set.kindOf[c] = EXACT;
-      set.hits.push(exactLoc[e], exactMiles[e]);
+      set.hits.push(l, zipRecords.exactMiles(zipCode, k));
     }
   }
 

@@ -1,17 +1,24 @@
 // What a query about one ZIP reads first, in one record per ZIP code (00000-99999): its gazetteer
-// row, point, city and state, and where its exact matches are in the compiled ZIP tables. Queries
-// name ZIPs at random, so each table a query would read by row (the row of the code, then the
-// point, the place, the run of exact matches) is a cache miss, and one that waits for the row; a
-// record read straight from the code is one miss. Records are 64 bytes, one cache line each, and
-// each is filled on the first query of its code: a cold start pays for the ZIPs it is asked about.
+// row, point, city and state, and its exact matches. Queries name ZIPs at random, so each table a
+// query would read by row (the row of the code, then the point, the place, the run of exact
+// matches, the matches) is a cache miss, and one that waits for the one before it; a record read
+// straight from the code is two adjacent cache lines, fetched at once. Each record is filled on
+// the first query of its code: a cold start pays for the ZIPs it is asked about.
 
 import { ZIP_CODES } from './gazetteer.js';
 import type { GazetteerTable } from './geonames.js';
 import type { ZipTables } from './zip-tables.js';
 
-/** Numbers per record: state of the record, lat, lng, place, exact start, exact end, state id, and padding to 64 bytes. */
-const STRIDE = 8;
-/** The first number of a record: not filled yet (what a new buffer holds), no such ZIP, or its row + FILLED. */
+/**
+ * A record is 16 numbers (128 bytes): its fill state, lat, lng, place, state id, how many exact
+ * matches, where they start in the ZIP tables, one unused; then the first INLINE matches, each as
+ * location and miles. 99% of ZIPs have at most INLINE matches; the rest read the others from the
+ * ZIP tables.
+ */
+const STRIDE = 16;
+const INLINE = 4;
+const FIRST_MATCH = 8;
+/** A record's first number: not filled yet (what a new buffer holds), no such ZIP, or its row + FILLED. */
 const UNFILLED = 0;
 const NO_ZIP = 1;
 const FILLED = 2;
@@ -45,37 +52,49 @@ export class ZipRecords {
   }
 
   state(code: number): number {
-    return this.records[STRIDE * code + 6];
-  }
-
-  /** Its exact matches: entries exactStart(code) .. exactEnd(code) of the ZIP tables. */
-  exactStart(code: number): number {
     return this.records[STRIDE * code + 4];
   }
 
-  exactEnd(code: number): number {
+  /** How many exact matches the ZIP has: the terminals serving it and the locations in it (zip-tables.ts). */
+  exactCount(code: number): number {
     return this.records[STRIDE * code + 5];
+  }
+
+  /** The k-th exact match's location, and its miles from the ZIP's point. */
+  exactLoc(code: number, k: number): number {
+    return k < INLINE ? this.records[STRIDE * code + FIRST_MATCH + 2 * k] : this.zips.exactLoc[this.records[STRIDE * code + 6] + k];
+  }
+
+  exactMiles(code: number, k: number): number {
+    return k < INLINE ? this.records[STRIDE * code + FIRST_MATCH + 2 * k + 1] : this.zips.exactMiles[this.records[STRIDE * code + 6] + k];
   }
 
   private fill(code: number): void {
     const { zipCodes, zipLat, zipLng, zipPlace, placeState } = this.gazetteer;
+    const { exactStart, exactLoc, exactMiles } = this.zips;
     const records = this.records;
     const at = STRIDE * code;
     // The gazetteer's ZIPs are ascending: a binary search, once per code.
     let lo = 0;
     let hi = zipCodes.length - 1;
     while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (zipCodes[mid] < code) lo = mid + 1;
-      else if (zipCodes[mid] > code) hi = mid - 1;
+      const row = (lo + hi) >> 1;
+      if (zipCodes[row] < code) lo = row + 1;
+      else if (zipCodes[row] > code) hi = row - 1;
       else {
-        records[at + 1] = zipLat[mid];
-        records[at + 2] = zipLng[mid];
-        records[at + 3] = zipPlace[mid];
-        records[at + 4] = this.zips.exactStart[mid];
-        records[at + 5] = this.zips.exactStart[mid + 1];
-        records[at + 6] = placeState[zipPlace[mid]];
-        records[at] = mid + FILLED;
+        const start = exactStart[row];
+        const count = exactStart[row + 1] - start;
+        records[at + 1] = zipLat[row];
+        records[at + 2] = zipLng[row];
+        records[at + 3] = zipPlace[row];
+        records[at + 4] = placeState[zipPlace[row]];
+        records[at + 5] = count;
+        records[at + 6] = start;
+        for (let k = 0; k < Math.min(count, INLINE); k++) {
+          records[at + FIRST_MATCH + 2 * k] = exactLoc[start + k];
+          records[at + FIRST_MATCH + 2 * k + 1] = exactMiles[start + k];
+        }
+        records[at] = row + FILLED;
         return;
       }
     }

@@ -1,7 +1,7 @@
 // Facts about each ZIP of the gazetteer that no query changes, worked out when a dataset is
 // compiled, so that a query about a ZIP (most questions) reads them instead of working them out:
 // - its exact matches: the terminals serving it (points-served) and the locations in it, each once,
-//   with their carrier and their distance from the ZIP's point, in one run per ZIP;
+//   with their distance from the ZIP's point, in one run per ZIP;
 // - the nearest location of each can-reach carrier, at any distance (what can-reach answers for a
 //   carrier that does not reach the place).
 // Both are made by the very functions a query would otherwise run (distanceMiles, the kd walk), so
@@ -20,7 +20,6 @@ export interface ZipTables {
   /** Exact matches of gazetteer ZIP row z: entries exactStart[z] .. exactStart[z + 1]. */
   exactStart: Uint32Array;
   exactLoc: Uint32Array;
-  exactCarrier: Uint8Array;
   /** Great-circle miles from the ZIP's point. */
   exactMiles: Float64Array;
   /** Per carrier number, its nearest location to each ZIP row; empty for the carriers can-reach does not accept. */
@@ -51,14 +50,13 @@ function exactMatches(t: NetworkTable, g: GazetteerTable): Omit<ZipTables, 'near
   }
   exactStart[zipCount] = locs.length;
   const exactLoc = Uint32Array.from(locs);
-  const exactCarrier = Uint8Array.from(locs, (l) => t.locCarrier[l]);
   const exactMiles = new Float64Array(locs.length);
   for (let z = 0; z < zipCount; z++) {
     for (let e = exactStart[z]; e < exactStart[z + 1]; e++) {
       exactMiles[e] = distanceMiles(g.zipLat[z], g.zipLng[z], t.locLat[exactLoc[e]], t.locLng[exactLoc[e]]);
     }
   }
-  return { exactStart, exactLoc, exactCarrier, exactMiles };
+  return { exactStart, exactLoc, exactMiles };
 }
 
 function nearestLocations(network: NetworkTable, gazetteer: GazetteerTable): Uint32Array[] {
