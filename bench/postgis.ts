@@ -162,10 +162,11 @@ try {
   const byDefault = (q: number) => client.query(statement.text.replaceAll(', false)', ')'), [queries.lng[q], queries.lat[q], radiusMeters]);
 
   // Interleaved rounds over the same queries: a run of each PostGIS query, then of each of the
-  // engine's methods. Each run starts with WARM untimed calls, so every contender is timed as a
-  // service answering a stream of queries, not just after the others have had the machine: the
-  // engine's tables cold after a thousand PostGIS round trips, the pg client's garbage collected
-  // in the middle of the engine's run. PostGIS is timed call by call (a round trip each); the
+  // engine's methods. Each run starts with a young-generation collection (else the pg client's
+  // garbage is collected in the middle of the engine's run) and WARM untimed calls, so every
+  // contender is timed answering a stream of queries, not just after the others have had the
+  // machine (the engine's tables are still colder after a thousand PostGIS round trips than in
+  // `npm run bench`). PostGIS is timed call by call (a round trip each); the
   // engine's mean is its run's time over its calls (a clock read per call of a microsecond-long
   // call would be a tenth of it), its p50 and p99 from a second run timed call by call, less the
   // clock's own cost.
