@@ -160,7 +160,7 @@ try {
       .replace('SELECT id,', 'SELECT id, carrier, carrier_name, name, address, city, state, zip, lat, lng, terminal_code, phone,')
       .replace('FROM location', 'FROM location_fields'),
   };
-  const askFields = (q: number) => client.query({ ...withFields, values: [queries.lng[q], queries.lat[q], radiusMeters] });
+  const askFields = (q: number) => client.query<{ id: number }>({ ...withFields, values: [queries.lng[q], queries.lat[q], radiusMeters] });
   const usesIndex = async (text: string, index: string) => {
     const plan = await client.query(`EXPLAIN ${text.replaceAll('$1', String(queries.lng[0])).replaceAll('$2', String(queries.lat[0])).replaceAll('$3', String(radiusMeters))}`);
     return plan.rows.some((r: Record<string, string>) => Object.values(r)[0].includes(index));
@@ -172,13 +172,17 @@ try {
   // engine 3,958.8 mi = 6,371,001.7 m): a location that close to the radius may fall either way.
   const locOf = new Map<string, number>();
   for (const l of ids) locOf.set(`${t.carriers[t.locCarrier[l]].id}|${t.locCode[l]}`, l);
+  // The query returning the fields must return the same rows in the same order as the one it stands beside.
   let mismatches = 0;
   let onTheEdge = 0;
+  let fieldsDiffer = 0;
   for (let q = 0; q < QUERIES; q++) {
     const result = engine.search({ zip: queries.zip[q], radius: RADIUS });
     const exact = new Set(result.results.filter((r) => r.match === 'exact').map((r) => r.carrier));
     const ours = new Set(result.results.filter((r) => r.match === 'nearby').map((r) => locOf.get(`${r.carrier}|${r.terminalCode}`)!));
-    const theirs = new Set((await ask(q)).rows.map((r) => r.id).filter((l) => !exact.has(t.carriers[t.locCarrier[l]].id)));
+    const hits = (await ask(q)).rows.map((r) => r.id);
+    if ((await askFields(q)).rows.map((r) => r.id).join() !== hits.join()) fieldsDiffer++;
+    const theirs = new Set(hits.filter((l) => !exact.has(t.carriers[t.locCarrier[l]].id)));
     const differ = [...ours].filter((l) => !theirs.has(l)).concat([...theirs].filter((l) => !ours.has(l)));
     if (differ.length === 0) continue;
     const edge = differ.every((l) => Math.abs(distanceMiles(queries.lat[q], queries.lng[q], t.locLat[l], t.locLng[l]) - RADIUS) < 0.01);
@@ -194,8 +198,8 @@ try {
   // engine's methods. Each run starts with a young-generation collection (else the pg client's
   // garbage is collected in the middle of the engine's run) and WARM untimed calls, so every
   // contender is timed answering a stream of queries, not just after the others have had the
-  // machine (the engine's tables are still colder after a thousand PostGIS round trips than in
-  // `npm run bench`). PostGIS is timed call by call (a round trip each); the
+  // machine (the engine's tables are still likely colder after three thousand PostGIS round trips
+  // than in `npm run bench`). PostGIS is timed call by call (a round trip each); the
   // engine's mean is its run's time over its calls (a clock read per call of a microsecond-long
   // call would be a tenth of it), its p50 and p99 from a second run timed call by call, less the
   // clock's own cost.
@@ -246,7 +250,7 @@ try {
   }
 
   heading(`Radius ${RADIUS} mi around random contiguous-US ZIPs: the ${int(ids.length)} unified locations, the same queries, interleaved`);
-  console.log(`  PostGIS plans use the GiST index: ${indexed ? 'yes' : 'no'}; same locations as the engine on ${QUERIES - mismatches - onTheEdge} of ${QUERIES} queries; within 0.01 mi of the radius: ${onTheEdge}; mismatches: ${mismatches}`);
+  console.log(`  PostGIS plans use the GiST index: ${indexed ? 'yes' : 'no'}; same locations as the engine on ${QUERIES - mismatches - onTheEdge} of ${QUERIES} queries; within 0.01 mi of the radius: ${onTheEdge}; mismatches: ${mismatches}; the query returning fields differs on ${fieldsDiffer}`);
   const stats = (times: number[]) => {
     const sorted = Float64Array.from(times).sort();
     return { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
