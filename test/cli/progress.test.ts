@@ -47,5 +47,7 @@ describe('stepProgress', () => {
     progress.stop(); // draws the last frame, then clears the line
     expect(out.text()).toContain('1/3 compiling');
     expect(out.text()).not.toContain('[1/3]');
+    // The last frame is followed by the line cleared (ANSI erase-line) and nothing after it.
+    expect(out.text().endsWith('\u001b[2K')).toBe(true);
   });
 });
