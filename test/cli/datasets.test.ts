@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset, createEngine, DEFAULT_SNAPSHOT, formatFinding } from '../../engine/index.js';
 import { runCli } from '../support/cli.js';
 import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
+import { gazetteerRow } from '../engine/geonames-rows.js';
 
 let root: string;
 let valid: string;
@@ -116,8 +117,7 @@ describe('build', () => {
 
   it('takes the ZIP file to compile against with --zips', async () => {
     const zips = join(root, 'US.txt');
-    const row = (zip: string, place: string, lat: number, lng: number) => ['US', zip, place, 'Texas', 'TX', '', '', '', '', lat, lng, '1'].join('\t');
-    writeDataset(root, { 'US.txt': [row('75201', 'Elsewhere', 30, -97), row('75202', 'Elsewhere', 30.1, -97)].join('\n') });
+    writeDataset(root, { 'US.txt': [gazetteerRow('75201', 'Elsewhere', 'TX', 30, -97), gazetteerRow('75202', 'Elsewhere', 'TX', 30.1, -97)].join('\n') });
     const out = join(root, 'zips.snapshot');
     expect((await runCli(['build', valid, '--out', out, '--zips', zips])).code).toBe(0);
     expect(createEngine({ snapshot: out }).geocode({ zip: '75201' }).location).toEqual({ city: 'Elsewhere', state: 'TX', lat: 30, lng: -97 });

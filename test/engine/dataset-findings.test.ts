@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset, createEngine, DatasetError, formatFinding, type Finding } from '../../engine/index.js';
-import { releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
+import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { gazetteerRow } from './geonames-rows.js';
+import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 
-const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
-const SP_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
 
 const ZIPS = [
   gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),
@@ -51,7 +50,7 @@ const TERMINALS = [
 ];
 
 const POINTS = [
-  SP_HEADER, // 1
+  POINTS_HEADER, // 1
   'acme-freight,10001,New York,NY,NYC,true,MTWRF,0', // 2
   'acme-freight,10002,New York,NY,NYC,true,TR,1', // 3
   'acme-freight,12201,Albany,NY,ALB,false,MWF,2', // 4
@@ -260,10 +259,10 @@ describe('errors: carriers.json, on the line of the entry or field', () => {
       `{ "id": "c${i}", "name": "Carrier ${i}", "scac": "C${i % 1000}", "kind": "ltl", "unified": true, "canReach": false, "lookup": "zip" }`;
     const carriers = (n: number) => `[\n${Array.from({ length: n }, (_, i) => entry(i + 1)).join(',\n')}\n]\n`;
     const lastTerminal = [TERMINAL_HEADER, 'c250,DAL,Dallas Yard,1 Elm St,,Dallas,TX,75201,US,555-0199,,,32.79,-96.8,'];
-    expect(findingsOf({ carriers: carriers(251), terminals: [TERMINAL_HEADER], points: [SP_HEADER] })).toEqual([
+    expect(findingsOf({ carriers: carriers(251), terminals: [TERMINAL_HEADER], points: [POINTS_HEADER] })).toEqual([
       error('carriers.json', 1, 'a dataset holds at most 250 carriers, this one has 251'),
     ]);
-    const engine = createEngine({ dataDir: dataset({ carriers: carriers(250), terminals: lastTerminal, points: [SP_HEADER] }), zipFile });
+    const engine = createEngine({ dataDir: dataset({ carriers: carriers(250), terminals: lastTerminal, points: [POINTS_HEADER] }), zipFile });
     expect(engine.carriers).toHaveLength(250);
     expect(engine.search({ zip: '75201' }).results.map((r) => [r.carrier, r.terminalCode, r.match])).toEqual([['c250', 'DAL', 'exact']]);
   });
@@ -311,7 +310,7 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
   it('a served ZIP more than 500 mi from its terminal', () => {
     // Dallas (32.79, -96.8) from New York's terminal (40.75, -74.0): 1,370 mi by the haversine formula
     expect(findingsOf({ points: [...POINTS, 'acme-freight,75201,Dallas,TX,NYC,true,MTWRF,3'] })).toEqual([
-      warning('service-points.csv', 5, `ZIP 75201 is ${Math.round(haversine(32.79, -96.8, 40.75, -74.0))} mi from its terminal NYC: more than 500 mi`),
+      warning('service-points.csv', 5, `ZIP 75201 is ${Math.round(haversineMiles(32.79, -96.8, 40.75, -74.0))} mi from its terminal NYC: more than 500 mi`),
     ]);
   });
 
@@ -364,9 +363,3 @@ describe('the sample dataset', () => {
     expect(checkDataset(stableSampleDir(), { zipFile: ZIP_FILE }).findings.map(formatFinding)).toEqual([]);
   });
 });
-
-function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 2 * 3958.8 * Math.asin(Math.min(1, Math.sqrt(a)));
-}

@@ -11,10 +11,9 @@ import { buildSnapshot, createEngine, DatasetError, InvalidInputError, NotFoundE
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
 import { gazetteerRow } from './geonames-rows.js';
+import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 
 const TOLERANCE = 0.05 + 1e-9;
-const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
-const SP_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
 
 let root: string;
 
@@ -59,7 +58,7 @@ const TINY_TERMINALS = [
 ].join('\n');
 
 const TINY_POINTS = [
-  SP_HEADER,
+  POINTS_HEADER,
   'carrier-a,10002,Alpha,NY,T1,true,SU,2',
   'carrier-a,10003,Beta,NY,T2,false,MTWRFSU,0',
 ].join('\n');
@@ -235,7 +234,7 @@ describe('invalid datasets list every bad row', () => {
       terminal('carrier-y', 'Y4', 'Alpha', 'NY', '10001', '', -75.0), // 11 latitude missing
     ].join('\n');
     const points = [
-      SP_HEADER, // 1
+      POINTS_HEADER, // 1
       'carrier-a,1234,Alpha,NY,T1,true,MTWRF,0', // 2 bad zip
       'carrier-a,10002,Alpha,NY,T9,true,MTWRF,0', // 3 unknown terminal
       'carrier-a,10003,Beta,NY,T1,true,MTWRF,0', // 4 ok
@@ -287,7 +286,7 @@ describe('invalid datasets list every bad row', () => {
       terminal('carrier-a', 'T2', 'Alpha', 'NY', '10001', 40.0, -75.0).split(',').slice(0, 14).join(','), // 3 one field short
       terminal('carrier-a', 'T3', 'Alpha', 'NY', '10001', 91, -75.0), // 4 latitude out of range
     ].join('\n');
-    const dir = writeDataset('short-row', { 'carriers.json': JSON.stringify(CARRIERS), 'terminals.csv': terminals, 'service-points.csv': SP_HEADER });
+    const dir = writeDataset('short-row', { 'carriers.json': JSON.stringify(CARRIERS), 'terminals.csv': terminals, 'service-points.csv': POINTS_HEADER });
     const lines = problemLines(datasetError(() => createEngine({ dataDir: dir, zipFile: tinyZipFile() })), dir);
     expect(lines.some((l) => l.startsWith('terminals.csv:3: ')), lines.join('\n')).toBe(true);
     expect(lines.some((l) => l.startsWith('terminals.csv:4: ') && /latitude/.test(l)), lines.join('\n')).toBe(true);
@@ -299,14 +298,14 @@ describe('invalid datasets list every bad row', () => {
       terminal('carrier-y', 'Y1', 'Alpha', 'NY', '10001', 40.0, -75.0, '"Suite 1\r\nBack door"'), // 2-3 ok
       terminal('carrier-y', 'Y2', 'Alpha', 'NY', '10001', 95, -75.0), // 4 latitude out of range
     ].join('\r\n');
-    const dir = writeDataset('crlf', { 'carriers.json': JSON.stringify(CARRIERS), 'terminals.csv': `${terminals}\r\n`, 'service-points.csv': `${SP_HEADER}\r\n` });
+    const dir = writeDataset('crlf', { 'carriers.json': JSON.stringify(CARRIERS), 'terminals.csv': `${terminals}\r\n`, 'service-points.csv': `${POINTS_HEADER}\r\n` });
     const lines = problemLines(datasetError(() => createEngine({ dataDir: dir, zipFile: tinyZipFile() })), dir);
     expect(lines).toEqual([expect.stringMatching(/^terminals\.csv:4: .*latitude/)]);
   });
 
   it('carriers.json problems are reported too', () => {
     const carriers = [...CARRIERS, { ...CARRIERS[0] }, { id: 'Bad Id', name: '', scac: 'x', kind: 'boat', unified: 'yes', canReach: true, lookup: 'zip' }];
-    const dir = writeDataset('bad-carriers', { 'carriers.json': JSON.stringify(carriers), 'terminals.csv': TERMINAL_HEADER, 'service-points.csv': SP_HEADER });
+    const dir = writeDataset('bad-carriers', { 'carriers.json': JSON.stringify(carriers), 'terminals.csv': TERMINAL_HEADER, 'service-points.csv': POINTS_HEADER });
     const message = datasetError(() => createEngine({ dataDir: dir, zipFile: tinyZipFile() })).message;
     expect(message).toMatch(/carrier id "carrier-y" is already used on line/);
     for (const field of ['id', 'name', 'scac', 'kind', 'unified']) expect(message).toMatch(new RegExp(`carriers\\.json:1: error: ${field} `));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, NotFoundError, type Engine } from '../../engine/index.js';
 import { gazetteerRow } from './geonames-rows.js';
+import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 
 const ZIPS = [
   gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),
@@ -21,7 +22,7 @@ const CARRIERS = [
 ];
 
 const TERMINALS = [
-  'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+  TERMINAL_HEADER,
   'acme-freight,NYC,Acme New York,1 Main St,,New York,NY,10001,US,555-0100,,,40.75,-74.0,',
   'acme-freight,LAX,Acme Los Angeles,2 Spring St,,Los Angeles,CA,90012,US,555-0101,,,34.06,-118.24,',
   'acme-freight,HNL,Acme Honolulu,3 King St,,Honolulu,HI,96813,US,555-0102,,,21.31,-157.86,',
@@ -29,7 +30,7 @@ const TERMINALS = [
 ].join('\n');
 
 const POINTS = [
-  'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays',
+  POINTS_HEADER,
   'acme-freight,10001,New York,NY,NYC,true,TR,0',
   'acme-freight,90012,Los Angeles,CA,LAX,true,TR,1',
   'acme-freight,96813,Honolulu,HI,HNL,false,MWF,2',

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset, createEngine, type Engine } from '../../engine/index.js';
+import { TERMINAL_HEADER } from '../support/small-dataset.js';
 
 /**
  * GeoNames postal-code rows: country, zip, place, admin1 name, admin1 code, admin2 name, admin2
@@ -55,7 +56,7 @@ beforeAll(() => {
     { id: 'island-freight', name: 'Island Freight', scac: 'ISFR', kind: 'ltl', unified: true, canReach: true, lookup: 'state' },
   ]));
   writeFileSync(join(root, 'terminals.csv'), [
-    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+    TERMINAL_HEADER,
     'island-freight,SJU,Island San Juan,1 Calle Luna,,San Juan,PR,00901,US,787-555-0100,,,18.4655,-66.1057,',
     'island-freight,STT,Island St Thomas,2 Waterfront,,St Thomas,VI,00802,US,340-555-0101,,,18.3419,-64.9307,',
     'island-freight,GUM,Island Hagatna,3 Marine Dr,,Hagatna,GU,96910,US,671-555-0102,,,13.4745,144.7504,',

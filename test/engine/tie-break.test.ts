@@ -14,6 +14,7 @@ import { Hits } from '../../engine/hits.js';
 import { createEngine, type Engine } from '../../engine/index.js';
 import { LocationIndex } from '../../engine/location-index.js';
 import { gazetteerRow } from './geonames-rows.js';
+import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 
 const ZIPS = [
   gazetteerRow('10001', 'Origin', 'NY', 40.0, -75.0),
@@ -37,7 +38,7 @@ const FILLERS = Array.from({ length: 400 }, (_, i) => row('filler', `F${i}`, 44 
 
 // 0.1 degree of latitude north of 10001 is 6.9 mi; 0.2 is 13.8 mi; 0.3 is 20.7 mi.
 const TERMINALS = [
-  'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+  TERMINAL_HEADER,
   ...FILLERS,
   row('zipco', 'Z2', 40.2, -75.0),
   row('zipco', 'Z1', 40.2, -75.0),
@@ -51,7 +52,7 @@ const TERMINALS = [
 ].join('\n');
 
 const SERVICE_POINTS = [
-  'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays',
+  POINTS_HEADER,
   'zipco,10002,Served,NY,Z2,true,MTWRF,0',
   'zipco,10002,Served Heights,NY,Z1,true,MTWRF,0',
 ].join('\n');

@@ -10,6 +10,7 @@ import { createApp } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { locationPageSchema } from '../../engine/responses.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
+import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-dataset-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +26,7 @@ writeFileSync(
 writeFileSync(
   join(dir, 'terminals.csv'),
   [
-    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+    TERMINAL_HEADER,
     'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,a1@acme.example,41.8858,-87.6181,',
     'roadrunner,R1,Roadrunner Phoenix,2 Desert Rd,,Phoenix,AZ,85001,US,602-555-0100,,r1@rr.example,33.4484,-112.074,',
     'zoned,Z1,Zoned Denver,3 Peak Ave,,Denver,CO,80202,US,303-555-0100,,z1@zoned.example,39.7527,-104.9992,Zone-7',
@@ -33,7 +34,7 @@ writeFileSync(
 );
 writeFileSync(
   join(dir, 'service-points.csv'),
-  ['carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays', 'acme,60601,Chicago,IL,A1,true,MTWRF,0'].join('\n'),
+  [POINTS_HEADER, 'acme,60601,Chicago,IL,A1,true,MTWRF,0'].join('\n'),
 );
 
 describe('an API over a user dataset', () => {

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
-const POINTS_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
+/** The header rows of a dataset's two CSV files (README: Your own data). */
+export const TERMINAL_HEADER = 'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region';
+export const POINTS_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
 
 /** Two carriers on real ZIPs of the default gazetteer: enough to build, search and serve. */
 export const SMALL_DATASET = {
