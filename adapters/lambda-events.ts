@@ -13,7 +13,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
 import { bodyText } from './http/body.js';
-import { addQueryValue, normalizeHeaders, parseQueryString, type HttpRequest, type HttpResponse, type Query } from './http/request.js';
+import type { RequestHead } from './http/app.js';
+import { addQueryValue, normalizeHeaders, parseQueryString, type HttpResponse, type Query } from './http/request.js';
 
 export type LambdaEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;
 export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResultV2 | ALBResult;
@@ -21,13 +22,17 @@ export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResu
 interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   /** Whether the event has this processor's shape. */
   accepts(event: LambdaEvent): event is E;
-  toRequest(event: E): HttpRequest;
+  /** The request without its body: the core reads the body (eventBody) only once route, key and quota allow it. */
+  toRequest(event: E): RequestHead;
   /** The result in the form this event's runtime documents. */
   toResult(response: HttpResponse, event: E): R;
 }
 
-const decodeBody = (body: string | null | undefined, base64: boolean) =>
-  body == null ? undefined : base64 ? bodyText(Buffer.from(body, 'base64')) : body;
+/** The event's body as text; a base64 body that is not UTF-8 throws the 400 (bodyText). */
+export function eventBody(event: LambdaEvent): string | undefined {
+  const { body, isBase64Encoded } = event;
+  return body == null ? undefined : isBase64Encoded ? bodyText(Buffer.from(body, 'base64')) : body;
+}
 
 /** v1 and ALB events: when the multi-value map is there, it holds every value of a repeated parameter. */
 function queryPairs(event: {
@@ -65,7 +70,6 @@ const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResu
       path: event.path,
       query,
       headers: normalizeHeaders(event.headers),
-      body: decodeBody(event.body, event.isBase64Encoded),
     };
   },
   toResult: apiGatewayResult,
@@ -77,7 +81,9 @@ const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResu
  */
 const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
   accepts: (event): event is APIGatewayProxyEventV2 =>
-    (event as APIGatewayProxyEventV2).version === '2.0' && typeof (event as APIGatewayProxyEventV2).rawPath === 'string',
+    (event as APIGatewayProxyEventV2).version === '2.0' &&
+    typeof (event as APIGatewayProxyEventV2).rawPath === 'string' &&
+    typeof (event as APIGatewayProxyEventV2).requestContext?.http?.method === 'string',
   toRequest(event) {
     const stage = event.requestContext.stage;
     const prefix = stage && stage !== '$default' ? `/${stage}` : '';
@@ -87,7 +93,6 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
       path,
       query: parseQueryString(event.rawQueryString ?? ''),
       headers: normalizeHeaders(event.headers),
-      body: decodeBody(event.body, event.isBase64Encoded),
     };
   },
   toResult: apiGatewayResult,
@@ -105,7 +110,6 @@ const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
     path: event.path,
     query: parseQueryString(queryPairs(event).map(([name, value]) => `${name}=${value}`).join('&')),
     headers: normalizeHeaders(event.multiValueHeaders ?? event.headers),
-    body: decodeBody(event.body, event.isBase64Encoded),
   }),
   toResult(response, event) {
     const result = {

@@ -5,11 +5,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { App } from './http/app.js';
-import { InvalidInputError } from '../engine/errors.js';
 import { errorBody } from './http/errors.js';
-import type { HttpRequest } from './http/request.js';
 import { readConfig } from './http/config.js';
-import { processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
@@ -33,17 +31,11 @@ export function createLambdaHandler(app: App | (() => Promise<App>)): (event: La
       core = await getApp();
     } catch (err) {
       console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
-      return { statusCode: 500, headers: JSON_HEADERS, body: NOT_STARTED };
+      return processor.toResult({ status: 500, headers: { ...JSON_HEADERS }, body: NOT_STARTED }, event);
     }
-    let request: HttpRequest;
-    try {
-      request = processor.toRequest(event);
-    } catch (err) {
-      // A body that is not UTF-8: the one event the processors refuse.
-      if (!(err instanceof InvalidInputError)) throw err;
-      return processor.toResult({ status: 400, headers: JSON_HEADERS, body: errorBody(err.message) }, event);
-    }
-    return processor.toResult(await core.handle(request), event);
+    // The body is decoded only if the route takes one, after the key and the quota (a base64 body
+    // that is not UTF-8 is then the route's 400, with its request id and quota headers).
+    return processor.toResult(await core.serve(processor.toRequest(event), async () => eventBody(event)), event);
   };
 }
 

@@ -1,5 +1,6 @@
 // The HTTP API written once: every runtime adapter (Express, node:http, Lambda) translates its
-// request into an HttpRequest, calls handle(), and writes the HttpResponse back.
+// request into a RequestHead, calls serve() with a way to read the body, and writes the
+// HttpResponse back (handle() is serve() for a request whose body is already a string).
 // Order of checks: route (404) -> key (401) -> quota (429) -> validation (400) -> answer.
 
 import { pino, type Logger } from 'pino';

@@ -109,9 +109,34 @@ describe('Lambda event details', () => {
   });
 
   it('refuses an event of another kind with a JSON 400', async () => {
-    const reply = replyOf(await lambda({ Records: [] } as unknown as LambdaEvent));
-    expect(reply.status).toBe(400);
-    expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(/unsupported event/) });
+    for (const event of [{ Records: [] }, { version: '2.0', rawPath: '/api/health', requestContext: {} }]) {
+      const reply = replyOf(await lambda(event as unknown as LambdaEvent));
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(/unsupported event/) });
+    }
+  });
+
+  // As on the servers (DESIGN: route, key and quota before a body byte is read): a body that is not
+  // UTF-8 matters only to a route that reads one, once the key and the quota allow it.
+  it('decides route, key and quota before it decodes a body', async () => {
+    const notUtf8 = (r: { method: string; path: string; headers?: Record<string, string> }) => {
+      const event = httpApiEvent({ ...r, body: 'xx' }, { base64: true });
+      event.body = Buffer.from([0xff, 0xfe]).toString('base64');
+      return event;
+    };
+    const search = { method: 'GET', path: '/api/locations', query: { zip: '75201' } };
+    const cases: [Record<string, unknown>, number, string | undefined][] = [
+      [{ method: 'GET', path: '/nope' }, 404, 'no route for GET /nope'],
+      [search, 401, 'missing or invalid API key: send it in the X-API-Key header'],
+      [{ ...search, headers: { 'x-api-key': KEYS.pro } }, 200, undefined],
+      [{ method: 'POST', path: '/api/search', headers: { 'x-api-key': KEYS.pro } }, 400, 'request body is not valid UTF-8'],
+    ];
+    for (const [request, status, error] of cases) {
+      const reply = replyOf(await lambda(notUtf8(request as never)));
+      expect([request.path, reply.status]).toEqual([request.path, status]);
+      if (error) expect(JSON.parse(reply.body)).toEqual({ error });
+      expect(reply.headers['x-request-id']).toBeTruthy();
+    }
   });
 });
 
@@ -125,7 +150,11 @@ describe('the exported handler', () => {
     try {
       const refused = replyOf(await handler(health));
       expect([refused.status, JSON.parse(refused.body)]).toEqual([500, { error: 'internal error: the service could not start' }]);
-      expect(logged).toEqual([expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/)]);
+      // In the event's own result shape: a balancer with multi-value headers reads only those.
+      const fromBalancer = (await handler(albEvent({ method: 'GET', path: '/api/health' }, { multiValue: true }))) as ALBResult;
+      expect([fromBalancer.statusCode, fromBalancer.statusDescription, fromBalancer.headers]).toEqual([500, '500 Internal Server Error', undefined]);
+      expect(fromBalancer.multiValueHeaders?.['Content-Type']).toEqual(['application/json; charset=utf-8']);
+      expect(logged).toEqual([expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/), expect.stringMatching(/API_KEYS is required/)]);
     } finally {
       log.mockRestore();
     }
