@@ -293,6 +293,20 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(2);
   });
 
+  it("counts when this host's clock is behind Redis's by more than the timeout", async () => {
+    const server = await startRedis();
+    servers.push(server);
+    const realNow = Date.now;
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 5_000);
+    try {
+      const store = track(new RedisKvStore(server.url));
+      expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
+      expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(2);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {
     const port = await freePort();
     const store = track(new RedisKvStore(`redis://127.0.0.1:${port}`));

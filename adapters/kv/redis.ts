@@ -15,8 +15,9 @@ export interface RedisKvOptions {
 // The count, its limit and the expiry in one script: atomic on the server, one round trip; the
 // expiry is set only by the call that created the key, so a counter never outlives its month nor
 // loses its deadline. A call at the limit adds nothing, so the counter is the number of calls
-// allowed. ARGV[3] is the moment (ms, Redis's clock) the caller stops waiting: a command that
-// reaches Redis later (a stalled server waking up, a slow network) does nothing and says so (-1).
+// allowed. ARGV[3] is the moment the caller stops waiting, on Redis's clock (the store measures
+// how far that clock is from its own on every connect): a command that reaches Redis later (a
+// stalled server waking up, a slow network) does nothing and says so (-1).
 const COUNT_UP_TO = `
 local now = redis.call('TIME')
 if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[3]) then return -1 end
@@ -59,6 +60,13 @@ export class RedisKvStore implements KvStore {
   /** Calls to take back (take-back id -> counter key) that Redis has not confirmed yet. */
   private readonly owed = new Map<string, string>();
   private paying = false;
+  /**
+   * Redis's clock minus this host's, in ms, measured on each connect (`clock` settles once it is):
+   * the deadline is sent on Redis's clock, so hosts whose clocks disagree by more than the timeout
+   * still count.
+   */
+  private clockOffsetMs = 0;
+  private clock: Promise<void> = Promise.resolve();
 
   constructor(url: string, options: RedisKvOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 1000;
@@ -77,13 +85,17 @@ export class RedisKvStore implements KvStore {
     this.client.defineCommand('takeBack', { lua: TAKE_BACK, numberOfKeys: 2 });
     const onError = options.onError ?? (() => {});
     this.client.on('error', (err: Error) => onError(err));
-    this.client.on('ready', () => void this.payBack());
+    this.client.on('ready', () => {
+      this.clock = this.measureClock();
+      void this.payBack();
+    });
   }
 
   async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {
     await this.whenReady();
+    await this.clock;
     const n = await this.run(
-      () => this.client.countUpTo(key, limit, Math.floor(expireAtUnixSeconds), Date.now() + this.timeoutMs),
+      () => this.client.countUpTo(key, limit, Math.floor(expireAtUnixSeconds), Date.now() + this.clockOffsetMs + this.timeoutMs),
       (late) => {
         if (late > 0) this.takeBack(key);
       },
@@ -118,6 +130,17 @@ export class RedisKvStore implements KvStore {
       // The connection is going away either way.
     } finally {
       this.client.disconnect();
+    }
+  }
+
+  /** Never rejects: when TIME fails, the last offset stays, and the next connect measures again. */
+  private async measureClock(): Promise<void> {
+    try {
+      const sent = Date.now();
+      const [seconds, micros] = await this.run(() => this.client.time());
+      this.clockOffsetMs = Number(seconds) * 1000 + Number(micros) / 1000 - (sent + Date.now()) / 2;
+    } catch {
+      // Redis went away again: the store's commands fail on their own until it is back.
     }
   }
 

@@ -7,7 +7,8 @@ export interface KvStore {
    * Atomically adds 1 to the counter at `key` unless it is already at `limit`, and returns the new
    * value, or null when it was at the limit (nothing added). On creation the key expires at
    * `expireAtUnixSeconds`. When it rejects, nothing stays counted, even if the store carries the
-   * command out later: what a client was refused (503) must not be billed.
+   * command out later: what a client was refused (503) must not be billed. The one exception: a
+   * count a server applied whose answer a broken connection lost (RedisKvStore).
    *
    * A store that counts in-process answers with the value itself, so that a request waits for no
    * turn of the event loop on it; a store that asks a server answers with a promise. Failures
