@@ -3,6 +3,7 @@
 // keeps working and a flag wins over its variable.
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { portSchema } from '../http/config.js';
 import { addDataOptions, withDataFlags, type DataFlags, type Env } from './data-source.js';
 
 interface ServeFlags extends DataFlags {
@@ -29,9 +30,10 @@ export function addServeCommand(program: Command): void {
     });
 }
 
-/** A port as PORT takes it: a whole number from 0 (any free port) to 65535. */
+/** A port as PORT takes it (its one rule, in the server's configuration); a bad one is bad usage, exit 2. */
 function port(value: string): string {
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535.');
+  const parsed = portSchema('--port').safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0].message}.`);
   return value;
 }
 

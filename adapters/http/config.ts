@@ -62,16 +62,16 @@ const positiveInteger = (name: string, fallback: number) =>
       .default(fallback),
   );
 
+/** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
+export const portSchema = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be an integer from 0 to 65535` })
+    .transform(Number)
+    .refine((n) => n <= 65_535, { error: `${name} must be an integer from 0 to 65535` });
+
 const envSchema = z.object({
-  PORT: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { error: 'PORT must be an integer from 0 to 65535' })
-      .transform(Number)
-      .refine((n) => n <= 65_535, { error: 'PORT must be an integer from 0 to 65535' })
-      .default(3000),
-  ),
+  PORT: z.preprocess(blankToUndefined, portSchema('PORT').default(3000)),
   SERVER: z.preprocess(
     blankToUndefined,
     z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default('express'),

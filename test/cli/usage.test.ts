@@ -71,7 +71,7 @@ describe('bad usage exits 2 with the reason first', () => {
     [['search', '--zip', '75201', '--snapshot', 'a', '--data', 'b'], /^error: option '--snapshot <file>' cannot be used with option '--data <dir>'/],
     [['serve', '--server', 'fastify'], /^error: option '--server <kind>' argument 'fastify' is invalid/],
     [['geocode', '--zip', '75201', '--zip', '75202'], /^error: option '--zip <zip>' argument '75202' is invalid\. it is given twice\./],
-    [['serve', '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. a port is a whole number from 0 to 65535\./],
+    [['serve', '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. --port must be an integer from 0 to 65535\./],
     [['serve', '--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid/],
     [['geocode', '--zip', '75201', '--snapshot', ''], /^error: option '--snapshot <file>' argument '' is invalid\. a path is required\./],
     [['geocode', '--zip', '75201', '--data', ' '], /^error: option '--data <dir>' argument ' ' is invalid\. a path is required\./],
