@@ -5,7 +5,8 @@
 
 import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody } from './http/errors.js';
+import { errorBody, errorResponse } from './http/errors.js';
+import { JSON_TYPE } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
 import { awaitingContinue, writeResponse } from './node-io.js';
 
@@ -54,11 +55,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
 
 function answerError(res: ServerResponse, status: number, message: string): void {
   // The request may have a body nobody reads: the connection cannot be reused.
-  writeResponse(res, {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' },
-    body: errorBody(message),
-  });
+  writeResponse(res, errorResponse(status, message, { Connection: 'close' }));
 }
 
 /**
@@ -72,7 +69,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
     const body = errorBody(message);
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -5,16 +5,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { App } from './http/app.js';
-import { errorBody } from './http/errors.js';
+import { errorResponse } from './http/errors.js';
 import { readConfig } from './http/config.js';
 import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
-const UNSUPPORTED = errorBody('unsupported event: expected an API Gateway, Function URL or Application Load Balancer event');
-const NOT_STARTED = errorBody('internal error: the service could not start');
+const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or Application Load Balancer event';
+const NOT_STARTED = 'internal error: the service could not start';
 
 /**
  * A handler around a core, or around a function that builds one on first use. A start that fails
@@ -25,13 +24,16 @@ export function createLambdaHandler(app: App | (() => Promise<App>)): (event: La
   const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
   return async (event) => {
     const processor = processorFor(event);
-    if (!processor) return { statusCode: 400, headers: JSON_HEADERS, body: UNSUPPORTED };
+    if (!processor) {
+      const { status, headers, body } = errorResponse(400, UNSUPPORTED);
+      return { statusCode: status, headers, body };
+    }
     let core: App;
     try {
       core = await getApp();
     } catch (err) {
       console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
-      return processor.toResult({ status: 500, headers: { ...JSON_HEADERS }, body: NOT_STARTED }, event);
+      return processor.toResult(errorResponse(500, NOT_STARTED), event);
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).

@@ -8,14 +8,14 @@ import type { Engine } from '../../engine/engine.js';
 import type { KvStore } from '../kv/store.js';
 import { parseJsonObject } from './body.js';
 import { createDocs } from './docs.js';
-import { classifyError, errorBody } from './errors.js';
+import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
 import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
-import { requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
+import { JSON_TYPE, requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
@@ -58,7 +58,6 @@ export interface App {
 /** The API's version in the OpenAPI document; it changes when the interface does, not per release. */
 export const API_VERSION = '1.0.0';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
 
 /**
@@ -175,5 +174,5 @@ function jsonAnswer(status: number, body: string, requestId: string, decision?: 
 
 /** Errors carry the rate-limit headers too, once the quota has been consulted. */
 function jsonError(status: number, message: string, requestId: string, decision?: QuotaDecision): HttpResponse {
-  return jsonAnswer(status, errorBody(message), requestId, decision);
+  return errorResponse(status, message, decision ? { 'X-Request-Id': requestId, ...quotaHeaders(decision) } : { 'X-Request-Id': requestId });
 }

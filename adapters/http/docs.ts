@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorBody } from './errors.js';
+import { errorResponse } from './errors.js';
 import type { HttpResponse } from './request.js';
 
 const ASSETS: Record<string, string> = {
@@ -51,11 +51,8 @@ export function swaggerUiDir(): string | null {
 
 export const DOCS_ASSETS = Object.keys(ASSETS);
 
-const notInstalled = (): HttpResponse => ({
-  status: 404,
-  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-  body: errorBody('the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is at /openapi.json'),
-});
+const notInstalled = (): HttpResponse =>
+  errorResponse(404, 'the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is at /openapi.json');
 
 /** Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path. */
 export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {

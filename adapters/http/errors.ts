@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
 import { KvUnavailableError } from '../kv/store.js';
+import { JSON_TYPE, type HttpResponse } from './request.js';
 
 /** The body of every error answer. */
 export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
@@ -27,4 +28,9 @@ export function classifyError(err: unknown): ErrorAnswer {
 
 export function errorBody(message: string): string {
   return JSON.stringify({ error: message } satisfies z.output<typeof errorSchema>);
+}
+
+/** An error answer no cache may keep, with any further headers (a request id, quota, Connection). */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): HttpResponse {
+  return { status, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...headers }, body: errorBody(message) };
 }

@@ -17,6 +17,9 @@ export interface HttpRequest {
   body: string | undefined;
 }
 
+/** The Content-Type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
