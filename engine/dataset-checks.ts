@@ -4,7 +4,7 @@
 // no state, a served ZIP that is unknown or far from its terminal) and repeated served points.
 
 import type { NumberedRow } from './dataset-files.js';
-import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
+import { SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles } from './geo.js';
@@ -16,15 +16,11 @@ const TERMINAL_FROM_ZIP_MILES = 50;
 /** No LTL terminal serves a point this far away: the row names the wrong terminal or ZIP. */
 const SERVED_FROM_TERMINAL_MILES = 500;
 
-const US_ZIP = /^\d{5}(-\d{4})?$/;
-
 /** A terminal as the points-served rows refer to it. */
 interface TerminalRef {
   lat?: number;
   lng?: number;
 }
-
-const terminalKey = (carrier: string, code: string) => `${carrier}\u0000${code}`;
 
 /**
  * Checks every terminal row whose values allow it; returns the terminals by carrier and code
@@ -62,11 +58,12 @@ function checkUsAddress(
   const { state, zipCode, latitude, longitude } = row;
   if (state && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
   if (!zipCode) return;
-  if (!US_ZIP.test(zipCode)) {
+  const code = usZipCode(zipCode);
+  if (code < 0) {
     error(line, `zipCode "${zipCode}" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)`);
     return;
   }
-  const z = gazetteer.zipIndex(zipCode.slice(0, 5));
+  const z = gazetteer.zipIndexOf(code);
   if (z < 0) return;
   const zip = gazetteer.zipPlace(z);
   if (state && state !== zip.state) warning(line, `state ${state} disagrees with ZIP ${zipCode.slice(0, 5)}, which is in ${zip.state}`);
@@ -85,7 +82,8 @@ function checkUsAddress(
 export function checkServicePoints(
   rows: readonly NumberedRow<ServicePointRow>[],
   carrierIds: ReadonlySet<string> | null,
-  terminals: ReadonlyMap<string, TerminalRef>,
+  /** Null when terminals.csv could not be read with its key columns: served points are then not matched to terminals. */
+  terminals: ReadonlyMap<string, TerminalRef> | null,
   gazetteer: Gazetteer,
   findings: Findings,
 ): void {
@@ -95,8 +93,8 @@ export function checkServicePoints(
   for (const { line, row } of rows) {
     const { carrier, zip, city, state, terminalCode } = row;
     if (isUnknown(carrier, carrierIds)) error(line, unknownCarrier(carrier!));
-    const terminal = carrier !== undefined && terminalCode !== undefined ? terminals.get(terminalKey(carrier, terminalCode)) : undefined;
-    if (carrier !== undefined && !isUnknown(carrier, carrierIds) && terminalCode !== undefined && !terminal) {
+    const terminal = terminals !== null && carrier !== undefined && terminalCode !== undefined ? terminals.get(terminalKey(carrier, terminalCode)) : undefined;
+    if (terminals !== null && carrier !== undefined && !isUnknown(carrier, carrierIds) && terminalCode !== undefined && !terminal) {
       error(line, `terminalCode "${terminalCode}" is not a terminal of ${carrier} in ${TERMINALS.file}`);
     }
     if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);

@@ -95,16 +95,23 @@ export interface NumberedRow<Row> {
   row: Partial<Row>;
 }
 
+/** A table's rows, and whether it could be read at all with the columns that identify a row. */
+export interface Table<Row> {
+  rows: NumberedRow<Row>[];
+  /** False when the file, its header or one of its key columns is missing: other tables cannot be checked against it. */
+  keyed: boolean;
+}
+
 /**
  * Reads a CSV table. A missing column the table needs is one error on the header line, and the
  * other columns are still checked on every row; a missing optional column reads as empty values.
  */
-export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Findings): NumberedRow<Row>[] {
+export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Findings): Table<Row> {
   const error = (line: number, message: string) => findings.error(spec.file, line, message);
   const path = join(dir, spec.file);
   if (!existsSync(path)) {
     if (spec.fileRequired) error(0, 'the file is missing');
-    return [];
+    return { rows: [], keyed: false };
   }
   // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
   const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n');
@@ -117,7 +124,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   }) as unknown as { record: string[]; info: { lines: number }; raw: string }[];
   if (records.length === 0) {
     error(1, `the header line is missing: ${spec.columns.join(',')}`);
-    return [];
+    return { rows: [], keyed: false };
   }
   const header = records[0].record;
   const missing = spec.columns.filter((c) => !header.includes(c) && !spec.optional.has(c));
@@ -155,7 +162,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     }
     rows.push({ line, row: row as Partial<Row> });
   }
-  return rows;
+  return { rows, keyed: spec.keyColumns.every((c) => position.has(c)) };
 }
 
 function describeCsvError(err: CsvError): string {

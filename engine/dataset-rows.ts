@@ -131,3 +131,14 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
       .transform(Number),
   },
 };
+
+/** A terminal row's US ZIP: 5 digits, or ZIP+4 (12345-6789). */
+const US_ZIP = /^\d{5}(-\d{4})?$/;
+
+/** The number of a terminal row's US ZIP (the first 5 digits of a ZIP+4), or -1 when it is not one. */
+export function usZipCode(zipCode: string): number {
+  return US_ZIP.test(zipCode) ? Number(zipCode.slice(0, 5)) : -1;
+}
+
+/** A terminal's key, as the points-served rows name it: its carrier and terminal code. */
+export const terminalKey = (carrier: string, terminalCode: string): string => `${carrier}\u0000${terminalCode}`;

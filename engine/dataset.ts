@@ -50,16 +50,18 @@ function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'ga
   const carriers = readCarriers(dir, findings);
   const terminals = readTable(dir, TERMINALS, findings);
   const servicePoints = readTable(dir, SERVICE_POINTS, findings);
-  const known = checkTerminals(terminals, carriers.ids, gazetteer, findings);
-  checkServicePoints(servicePoints, carriers.ids, known, gazetteer, findings);
+  const known = checkTerminals(terminals.rows, carriers.ids, gazetteer, findings);
+  // Without the terminals' key columns no served point can find its terminal: that is one finding
+  // already (the file or the column is missing), not one more per served point.
+  checkServicePoints(servicePoints.rows, carriers.ids, terminals.keyed ? known : null, gazetteer, findings);
   if (findings.hasErrors) return { findings: findings.sorted(), dataset: null };
   return {
     findings: findings.sorted(),
     dataset: {
       carriers: carriers.carriers,
       // Without an error every column is present and every value valid: the rows are whole.
-      terminals: terminals.map((r) => r.row as TerminalRow),
-      servicePoints: servicePoints.map((r) => r.row as ServicePointRow),
+      terminals: terminals.rows.map((r) => r.row as TerminalRow),
+      servicePoints: servicePoints.rows.map((r) => r.row as ServicePointRow),
     },
   };
 }

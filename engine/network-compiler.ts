@@ -5,6 +5,7 @@
 import KDBush from 'kdbush';
 import type { CarrierInfo } from './carriers.js';
 import type { Dataset } from './dataset.js';
+import { terminalKey, usZipCode } from './dataset-rows.js';
 
 export const DAY_LETTERS = 'MTWRFSU';
 
@@ -70,10 +71,8 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
   const locLat = Float64Array.from(terminals, (t) => t.latitude);
   const locLng = Float64Array.from(terminals, (t) => t.longitude);
   // Numeric US ZIP of each location, -1 when it has none.
-  const locZipCode = Int32Array.from(terminals, (t) =>
-    t.country === 'US' && /^\d{5}(-\d{4})?$/.test(t.zipCode) ? Number(t.zipCode.slice(0, 5)) : -1,
-  );
-  const locIndex = new Map(terminals.map((t, i) => [`${t.carrier}\u0000${t.terminalCode}`, i]));
+  const locZipCode = Int32Array.from(terminals, (t) => (t.country === 'US' ? usZipCode(t.zipCode) : -1));
+  const locIndex = new Map(terminals.map((t, i) => [terminalKey(t.carrier, t.terminalCode), i]));
 
   const byZip = [...locZipCode.keys()].filter((i) => locZipCode[i] >= 0).sort((a, b) => locZipCode[a] - locZipCode[b] || a - b);
 
@@ -83,7 +82,7 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
       carrierId.get(a.carrier)! - carrierId.get(b.carrier)! ||
       compareText(a.city, b.city),
   );
-  const spTerminal = Uint32Array.from(points, (p) => locIndex.get(`${p.carrier}\u0000${p.terminalCode}`)!);
+  const spTerminal = Uint32Array.from(points, (p) => locIndex.get(terminalKey(p.carrier, p.terminalCode))!);
   const termSpStart = new Uint32Array(n + 1);
   for (const l of spTerminal) termSpStart[l + 1]++;
   for (let l = 0; l < n; l++) termSpStart[l + 1] += termSpStart[l];
