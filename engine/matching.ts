@@ -120,6 +120,11 @@ export class Matcher {
   }
 
   private addExact(place: Place): void {
+    // A ZIP's matches were made unique when the snapshot was compiled: no generation to stamp.
+    if (place.kind === 'zip') {
+      this.addExactAtZip(place.zipCode);
+      return;
+    }
     const net = this.net;
     const t = net.t;
     const generation = this.nextGeneration();
@@ -129,10 +134,6 @@ export class Matcher {
       return;
     }
     const g = this.gazetteer.table;
-    if (place.kind === 'zip') {
-      this.addExactAtZip(place.zipCode);
-      return;
-    }
     for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
       this.addExactZip(g.zipCodes[g.placeZips[k]], generation, place);
     }

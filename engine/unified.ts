@@ -26,8 +26,7 @@ interface Scope {
   ids: readonly string[];
   /**
    * `byCarrier` from its lists, in scope order: an object literal compiled once per scope, so every
-   * answer of the scope has one shape and is built without a keyed store per carrier (a copied
-   * template with keyed stores costs about a tenth of a whole search more).
+   * answer of the scope has one shape and is built without a keyed store per carrier.
    */
   byCarrierOf: (lists: readonly unknown[][]) => Record<string, unknown[]>;
   /** JSON text from `,"carriers":` to the `{` that opens byCarrier, of each `"id":[` that opens a list, and of each empty list. */
@@ -54,7 +53,7 @@ export class UnifiedQueries {
   private readonly unifiedScope: Scope;
   /** Scopes narrowed by `carriers=`, by their carrier numbers. */
   private readonly narrowed = new Map<string, Scope>();
-  /** JSON text of each ZIP code's `resolved` object, made on first use (by code: read beside its ZIP record). */
+  /** JSON text of each ZIP code's `resolved` object, made on first use, by code. */
   private readonly zipResolvedJson = new Array<string | null>(ZIP_CODES).fill(null);
   /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
   private readonly hitJson: string[] = [];
@@ -141,7 +140,7 @@ export class UnifiedQueries {
   /**
    * Parses, resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
    * matching: that text lies where no other step reads, and its fetch then overlaps the match
-   * instead of waiting after it (5-8% of searchJson's time, measured).
+   * instead of waiting after it.
    */
   private runSearch(query: SearchQuery, json: boolean): SearchRun {
     const q = parseInput(searchQuerySchema, query);
@@ -336,6 +335,6 @@ function headJson(echo: QueryEcho, resolvedJson: string, matchType: SearchResult
   const middle =
     echo.city === '' && echo.state === ''
       ? '","city":"","state":"","radiusMiles":'
-      : `","city":${echo.city === '' ? '""' : JSON.stringify(echo.city)},"state":"${echo.state}","radiusMiles":`;
+      : `","city":${JSON.stringify(echo.city)},"state":"${echo.state}","radiusMiles":`;
   return '{"success":true,"query":{"zip":"' + echo.zip + middle + echo.radiusMiles + '},"resolved":' + resolvedJson + MATCH_TYPE_JSON[matchType] + total;
 }

@@ -2,8 +2,9 @@
 // compiled, so that a query about a ZIP (most questions) reads them instead of working them out:
 // - its exact matches: the terminals serving it (points-served) and the locations in it, each once,
 //   with their distance from the ZIP's point, in one run per ZIP;
-// - the nearest location of each can-reach carrier, at any distance (what can-reach answers for a
-//   carrier that does not reach the place).
+// - the nearest location of each can-reach carrier, at any distance: what can-reach answers for a
+//   carrier that does not reach the place, and, when within the radius, the nearby match of a
+//   can-reach carrier outside the unified index.
 // Both are made by the very functions a query would otherwise run (distanceMiles, the kd walk), so
 // they give the same answers, ties included.
 
