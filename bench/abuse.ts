@@ -6,10 +6,10 @@
 //
 // Figures only, nothing asserted.
 
-import { connect } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { heading, int, ms, table } from './format.js';
+import { halfUpload, openRaw, parseReply } from '../test/support/raw-http.js';
 import { serve } from './served.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -33,16 +33,10 @@ function keyed(url: string) {
 const flood = (url: string) => autocannon({ url: `${url}/api/health`, connections: 32, duration: SECONDS });
 
 /** One keyless upload that stops after its first kilobyte; resolves with the status once the server has closed the connection. */
-function halfUpload(url: string): Promise<number> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let reply = '';
-    socket.on('data', (d) => (reply += d));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Number(reply.split(' ')[1])));
-    socket.write(`POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n\r\n{"zips":["${'1'.repeat(1000)}`);
-  });
+async function keylessHalfUpload(url: string): Promise<number> {
+  const connection = await openRaw(url, halfUpload('/api/locations/batch'));
+  await connection.closed;
+  return parseReply(connection.received()).status;
 }
 
 const latency: string[][] = [];
@@ -62,7 +56,7 @@ for (const server of ['express', 'node']) {
     const sampler = setInterval(() => (peak = Math.max(peak, served.rssMb())), 10);
     try {
       for (let sent = 0; sent < UPLOADS; sent += AT_ONCE) {
-        for (const status of await Promise.all(Array.from({ length: AT_ONCE }, () => halfUpload(served.url)))) {
+        for (const status of await Promise.all(Array.from({ length: AT_ONCE }, () => keylessHalfUpload(served.url)))) {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
         }
       }

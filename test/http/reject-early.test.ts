@@ -2,16 +2,11 @@
 // never read (nor invited with "100 Continue"), its connection is closed after the answer, and a
 // flood of keyless half-sent uploads leaves the server's memory where it was.
 
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
-import { openRaw, parseReply, type RawConnection } from '../support/raw-http.js';
-import { startServerProcess } from '../support/server-process.js';
+import { halfUpload, openRaw, parseReply, type RawConnection } from '../support/raw-http.js';
+import { rssMb, startServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS, SERVER_KINDS } from './fixtures.js';
-
-/** Headers announcing a 60 KB upload, and its first kilobyte: the rest never comes. */
-const halfUpload = (path: string, headers = '') =>
-  `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n${headers}\r\n{"zips":["${'1'.repeat(1000)}`;
 
 async function refusedAndClosed(connection: RawConnection) {
   await connection.closed;
@@ -58,7 +53,6 @@ describe.each(SERVER_KINDS)('refusing before the body on %s', (server) => {
 describe('a flood of keyless half-sent uploads', () => {
   const UPLOADS = 2_000;
   const AT_ONCE = 200;
-  const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
   it.each(SERVER_KINDS)(`on %s: all ${UPLOADS} refused with 401 and closed, and memory stays bounded`, async (server) => {
     const proc = await startServerProcess({ SERVER: server, API_KEYS });

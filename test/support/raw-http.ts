@@ -64,3 +64,7 @@ export function parseReply(text: string): RawReply {
   const length = Number(headers['content-length'] ?? 0);
   return { status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(text.slice(end + 4), 'latin1').subarray(0, length).toString('utf8') };
 }
+
+/** Headers announcing a 60 KB upload, and its first kilobyte: the rest never comes. */
+export const halfUpload = (path: string, headers = ''): string =>
+  `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n${headers}\r\n{"zips":["${'1'.repeat(1000)}`;

@@ -2,6 +2,7 @@
 // exit codes and the memory of a process that runs nothing but the server.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
@@ -54,4 +55,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       await proc.exited;
     },
   };
+}
+
+/** Resident set size of a process, in MB (Linux: /proc). */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
