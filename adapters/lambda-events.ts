@@ -36,8 +36,8 @@ export function eventBody(event: LambdaEvent): string | undefined {
 
 /** v1 and ALB events: when the multi-value map is there, it holds every value of a repeated parameter. */
 function queryPairs(event: {
-  queryStringParameters?: Record<string, string | undefined> | null;
-  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
+  queryStringParameters?: Record<string, string | undefined> | null | undefined;
+  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null | undefined;
 }): [string, string][] {
   const pairs: [string, string][] = [];
   const multi = event.multiValueQueryStringParameters;

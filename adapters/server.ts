@@ -16,7 +16,7 @@ import { startService } from './startup.js';
 export interface RunningServer {
   url: string;
   /** The generated key when API_KEYS was not set (development only). */
-  devKey?: string;
+  devKey?: string | undefined;
   server: Server;
   /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
   close(): Promise<void>;
@@ -26,7 +26,7 @@ export interface RunningServer {
 
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
-  options: { host?: string } = {},
+  options: { host?: string | undefined } = {},
 ): Promise<RunningServer> {
   const config = readConfig(env);
   // Express is an optional peer of the package: loaded only for the Express server, and before

@@ -13,9 +13,9 @@ import type { KvStore } from './kv/store.js';
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
-  runtime?: Runtime;
+  runtime?: Runtime | undefined;
   /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set (Lambda: the snapshot beside the bundle); default the engine's. */
-  defaultSnapshot?: string;
+  defaultSnapshot?: string | undefined;
 }
 
 export interface Service {
@@ -25,7 +25,7 @@ export interface Service {
   kv: KvStore;
   logger: Logger;
   /** The generated key when API_KEYS was not set (development only). */
-  devKey?: string;
+  devKey?: string | undefined;
   /** A new core on the data as it is on disk now (from the same source), sharing keys, store and logger. */
   loadCore(): App;
 }

@@ -18,12 +18,12 @@ import type { CarrierBatchResult, CoverageResult, LocationPage, LocationRecord }
 /** Values of a carrier's own data for each lookup parameter: inputs that are sure to find something. */
 export interface CarrierExamples {
   /** A ZIP it serves (points-served), else the ZIP of one of its US locations. */
-  zip?: string;
-  state?: string;
-  region?: string;
-  country?: string;
+  zip?: string | undefined;
+  state?: string | undefined;
+  region?: string | undefined;
+  country?: string | undefined;
   /** A terminal that serves points when it has any, else its first location. */
-  terminalCode?: string;
+  terminalCode?: string | undefined;
 }
 
 export class CarrierLookups {

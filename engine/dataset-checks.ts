@@ -18,8 +18,8 @@ const SERVED_FROM_TERMINAL_MILES = 500;
 
 /** A terminal as the points-served rows refer to it. */
 interface TerminalRef {
-  lat?: number;
-  lng?: number;
+  lat?: number | undefined;
+  lng?: number | undefined;
 }
 
 /**

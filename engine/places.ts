@@ -24,9 +24,9 @@ export interface Place {
 }
 
 export interface PlaceParams {
-  zip?: string;
-  city?: string;
-  state?: string;
+  zip?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
-import { resolvedPlace, resolvePlace, zipLocation, type Place } from './places.js';
+import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
 import type { Records } from './records.js';
 import {
   canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
@@ -315,7 +315,7 @@ function serviceType(m: MatchSet, c: number): 'direct' | 'nearby' {
   return m.kind(c) === 'exact' ? 'direct' : 'nearby';
 }
 
-function echoOf(q: { zip?: string; city?: string; state?: string }, radiusMiles: number): QueryEcho {
+function echoOf(q: PlaceParams, radiusMiles: number): QueryEcho {
   return { zip: q.zip ?? '', city: q.city ?? '', state: q.state ?? '', radiusMiles };
 }
 

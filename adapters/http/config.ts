@@ -132,7 +132,7 @@ export type Runtime = 'server' | 'lambda';
 export function loadKeys(
   config: Pick<Config, 'apiKeys' | 'production'>,
   runtime: Runtime = 'server',
-): { keys: KeyRing; devKey?: string } {
+): { keys: KeyRing; devKey?: string | undefined } {
   if (config.apiKeys) {
     let records;
     try {

@@ -30,7 +30,9 @@ function isPlan(s: string): s is Plan {
  * Error messages name the entry by position, never by its text, because the text is a secret and
  * startup errors end up in logs.
  */
-export function parseApiKeys(spec: string): ApiKeyRecord[] {
+export function parseApiKeys(spec: string | undefined): ApiKeyRecord[] {
+  // An embedder passes process.env.API_KEYS as it is: unset is a configuration error, not a crash.
+  if (spec === undefined) throw new Error('API_KEYS is not set: expected key:plan[:monthlyQuota],...');
   const records: ApiKeyRecord[] = [];
   const seen = new Set<string>();
   const entries = spec.split(',');

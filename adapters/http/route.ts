@@ -46,14 +46,14 @@ export interface Route {
   path: string;
   tag: string;
   summary: string;
-  query?: z.ZodObject;
-  body?: z.ZodObject;
+  query?: z.ZodObject | undefined;
+  body?: z.ZodObject | undefined;
   response: z.ZodType;
   /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */
-  repeatable?: readonly string[];
+  repeatable?: readonly string[] | undefined;
   /** Statuses documented besides 200, 401 and 429. */
   errors: readonly number[];
-  probe?: Probe;
+  probe?: Probe | undefined;
   /** The 200 body: a value to serialize, or JsonText the engine has already serialized. */
   answer(input: RawInput): unknown;
 }

@@ -7,9 +7,9 @@ export interface RedisKvOptions {
    * Called with every client error, including each failed reconnect attempt during an outage (one per
    * backoff step, at most every 2 s). Without a listener ioredis would crash the process.
    */
-  onError?: (err: Error) => void;
+  onError?: ((err: Error) => void) | undefined;
   /** Upper bound for connecting and for each command, in milliseconds (default 1000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 // The count, its limit and the expiry in one script: atomic on the server, one round trip; the

@@ -262,7 +262,7 @@ export class Oracle {
    * DESIGN "Resolving a place". A known ZIP wins (a disagreeing state throws); an unknown ZIP is
    * null unless city (+state) resolve. `pick` chooses among tied city-alone candidates.
    */
-  resolve(q: { zip?: string; city?: string; state?: string }, pick: (c: GazPlace[]) => GazPlace = (c) => c[0]): OraclePlace | null {
+  resolve(q: { zip?: string | undefined; city?: string | undefined; state?: string | undefined }, pick: (c: GazPlace[]) => GazPlace = (c) => c[0]): OraclePlace | null {
     const state = q.state?.toUpperCase();
     if (q.zip !== undefined) {
       const z = this.zipByCode.get(q.zip);

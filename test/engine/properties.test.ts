@@ -85,7 +85,7 @@ const nameVariant = (name: string) =>
     name.replace(/\bSaint\b/g, 'St.').replace(/\bFort\b/g, 'Ft').replace(/\bMount\b/g, 'Mt.'),
   );
 
-type PlaceQ = { zip?: string; city?: string; state?: string };
+type PlaceQ = { zip?: string | undefined; city?: string | undefined; state?: string | undefined };
 
 const placeFromZip = () => zipArb().map((zip) => oracle.zipByCode.get(zip)!);
 const cityStateArb = () =>
@@ -177,7 +177,7 @@ let skipped = 0;
 const seen = { zip: 0, city: 0, state: 0, unresolved: 0, exact: 0, nearby: 0, none: 0, mixed: 0 };
 
 /** Checks one unified search against the oracle; returns false when the run is undecidable (radius edge). */
-function checkSearch(q: PlaceQ & { radius?: number | string; carriers?: string | string[] }): boolean {
+function checkSearch(q: PlaceQ & { radius?: number | string | undefined; carriers?: string | string[] | undefined }): boolean {
   const result = engine.search(q);
   const place = oracleResolve(q, result.resolved);
   const radius = radiusOf(q.radius);

@@ -12,10 +12,10 @@ import { KEYS } from './fixtures.js';
 export interface ApiRequest {
   method: string;
   path: string;
-  query?: Record<string, string | string[]>;
+  query?: Record<string, string | string[]> | undefined;
   /** Lower-case names. `x-api-key` defaults to the pro key; set it to '' to send none. */
-  headers?: Record<string, string>;
-  body?: string;
+  headers?: Record<string, string> | undefined;
+  body?: string | undefined;
 }
 
 export interface ApiReply {

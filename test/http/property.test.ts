@@ -94,9 +94,9 @@ interface RandomRequest {
   method: string;
   path: string;
   query: string;
-  key?: string;
-  requestId?: string;
-  body?: string;
+  key?: string | undefined;
+  requestId?: string | undefined;
+  body?: string | undefined;
 }
 
 describe('the core under random requests', () => {

@@ -11,7 +11,7 @@ interface Example {
   line: string;
   keyed: boolean;
   path: string;
-  body?: string;
+  body?: string | undefined;
 }
 
 function readmeExamples(): Example[] {

@@ -28,7 +28,7 @@ export function fetchSend(baseUrl: string): Send {
     const res = await fetch(baseUrl + r.path + queryString(r.query), {
       method: r.method,
       headers: { ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}), ...r.headers },
-      body: r.body,
+      body: r.body ?? null,
     });
     return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
   };
