@@ -177,5 +177,13 @@ export function writeSnapshot(path: string, content: object): number {
 }
 
 export function readSnapshot<T>(path: string): T {
-  return decodeSnapshot<T>(readFileSync(path), path);
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch (err) {
+    // A folder fails in read(), after open(), and Node's error then names no path: give it the one read.
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') (err as NodeJS.ErrnoException).path ??= path;
+    throw err;
+  }
+  return decodeSnapshot<T>(file, path);
 }

@@ -156,7 +156,7 @@ describe('installed with scripts off into an empty project', () => {
   it('runs the command line: look-ups, validate and build', async () => {
     const search = await runCli(['search', '--zip', '75201', '--json'], installedBin);
     expect(search).toEqual({ code: 0, stdout: `${createEngine().searchJson({ zip: '75201' })}\n`, stderr: '' });
-    expect((await runCli(['search', '--zip', '75201'], installedBin)).stdout).toMatch(/^Dallas, TX: \w+ match, \d+ locations within 25 mi\n┌/);
+    expect((await runCli(['search', '--zip', '75201'], installedBin)).stdout).toMatch(/^Dallas, TX: \d+ locations: \d+ serve it, \d+ nearby within 25 mi\n┌/);
 
     const data = writeDataset(join(root, 'my-carriers'));
     expect((await runCli(['validate', data], installedBin)).code).toBe(0);

@@ -11,6 +11,8 @@ export function describeError(err: unknown): string {
     const [first, ...rest] = err.problems;
     return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
   }
+  const file = fileProblem(err);
+  if (file) return file;
   const missing = missingPeer(err);
   if (missing) return `${missing} is not installed (an optional peer dependency of carrier-locations): npm install ${missing}`;
   const message = err instanceof Error ? err.message : String(err);
@@ -22,4 +24,26 @@ function missingPeer(err: unknown): string | undefined {
   if ((err as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
   const named = /Cannot find package '([^']+)'/.exec((err as Error).message)?.[1];
   return OPTIONAL_PEERS.find((name) => named === name);
+}
+
+/** What a failed file operation means, in words about the path the user gave. */
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+};
+
+/**
+ * `nope.snapshot: no such file or directory` for Node's `ENOENT: no such file or directory, open
+ * 'nope.snapshot'`. A rename names the file written (its `dest`), not the temporary one.
+ */
+function fileProblem(err: unknown): string | undefined {
+  const { code, path, dest } = (err ?? {}) as { code?: unknown; path?: unknown; dest?: unknown };
+  const problem = typeof code === 'string' ? FILE_PROBLEMS[code] : undefined;
+  const named = typeof dest === 'string' ? dest : path;
+  return problem !== undefined && typeof named === 'string' ? `${named}: ${problem}` : undefined;
 }

@@ -29,7 +29,10 @@ export function searchText(result: SearchResult): string {
   const where = placeText(result.resolved, result.query);
   const radius = result.query.radiusMiles;
   if (result.total === 0) return `${where}: no locations within ${radius} mi of ${plural(result.carriers.length, 'carrier')}`;
-  const head = `${where}: ${result.matchType} match, ${plural(result.total, 'location')} within ${radius} mi`;
+  // An exact result serves the place at whatever distance; only the nearby ones are bounded by the radius.
+  const exact = result.results.filter((r) => r.match === 'exact').length;
+  const found = [exact > 0 && `${exact} ${exact === 1 ? 'serves' : 'serve'} it`, exact < result.total && `${result.total - exact} nearby within ${radius} mi`];
+  const head = `${where}: ${plural(result.total, 'location')}: ${found.filter(Boolean).join(', ')}`;
   const rows = result.results.map((r) => [r.carrier, r.terminalCode, r.name, r.address, r.city, r.state, r.zip, r.distanceMiles, r.match, r.phone]);
   return `${head}\n${table(['carrier', 'code', 'name', 'address', 'city', 'state', 'zip', 'miles', 'match', 'phone'], rows)}`;
 }

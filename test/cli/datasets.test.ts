@@ -2,7 +2,7 @@
 // snapshot that answers like its dataset, nothing written when the data has errors, and the bundled
 // sample snapshot never replaced by other data.
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,16 @@ describe('build', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`error: ${DEFAULT_SNAPSHOT} is the bundled sample snapshot: write your snapshot elsewhere (--out my-carriers.snapshot)\n`);
     expect(existsSync(DEFAULT_SNAPSHOT) ? statSync(DEFAULT_SNAPSHOT).mtimeMs : undefined).toBe(before);
+  });
+
+  it('names the path when a file cannot be read or written: a missing --zips, an --out that is a folder', async () => {
+    const zips = join(root, 'no-such-US.txt');
+    expect(await runCli(['validate', valid, '--zips', zips])).toEqual({ code: 1, stdout: '', stderr: `error: ${zips}: no such file or directory\n` });
+    const folder = join(root, 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const run = await runCli(['build', valid, '--out', folder]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').filter((line) => !line.startsWith('['))).toEqual([`error: ${folder}: is a directory, not a file`, '']);
   });
 
   it('takes the ZIP file to compile against with --zips', async () => {

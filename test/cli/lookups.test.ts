@@ -91,7 +91,10 @@ describe('tables show the engine answer in its order', () => {
     const run = await runCli(['search', '--zip', '75201', '--radius', '50']);
     expect(run.code).toBe(0);
     const [first] = run.stdout.split('\n');
-    expect(first).toBe(`${answer.resolved!.city}, ${answer.resolved!.state}: ${answer.matchType} match, ${answer.total} locations within 50 mi`);
+    const exact = answer.results.filter((r) => r.match === 'exact').length;
+    expect(exact).toBeGreaterThan(0);
+    expect(answer.total).toBeGreaterThan(exact);
+    expect(first).toBe(`${answer.resolved!.city}, ${answer.resolved!.state}: ${answer.total} locations: ${exact} serve it, ${answer.total - exact} nearby within 50 mi`);
     const rows = tableRows(run.stdout);
     expect(rows.map(([carrier, code, , , , , , miles, match]) => [carrier, code, Number(miles), match])).toEqual(
       answer.results.map((r) => [r.carrier, r.terminalCode, r.distanceMiles, r.match]),
@@ -163,5 +166,19 @@ describe('--snapshot and --data choose the data, as SNAPSHOT_PATH and DATA_DIR d
   it('a file that is no snapshot is one plain line, exit 1', async () => {
     const run = await runCli(['geocode', '--zip', '10001', '--snapshot', join(dataDir, 'carriers.json')]);
     expect(run).toEqual({ code: 1, stdout: '', stderr: `error: ${join(dataDir, 'carriers.json')}: not a carrier-location snapshot\n` });
+  });
+
+  it('a snapshot path that is missing or a folder is one plain line naming it, exit 1', async () => {
+    const missing = join(root, 'nope.snapshot');
+    expect(await runCli(['geocode', '--zip', '10001', '--snapshot', missing])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${missing}: no such file or directory\n`,
+    });
+    expect(await runCli(['geocode', '--zip', '10001', '--snapshot', dataDir])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${dataDir}: is a directory, not a file\n`,
+    });
   });
 });
