@@ -146,6 +146,16 @@ describe('installed with scripts off into an empty project', () => {
     expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(createEngine({ dataDir: own }).searchJson({ zip: '75201' }));
   });
 
+  it('answers an API Gateway event from a function that re-exports carrier-locations/lambda, deployed with its node_modules', async () => {
+    writeFileSync(join(app, 'index.mjs'), "export { handler } from 'carrier-locations/lambda';\n");
+    const event = join(repo, 'test', 'fixtures', 'lambda-events', 'function-url.json');
+    const invoke = `import { readFileSync } from 'node:fs'; import { handler } from './index.mjs'; process.stdout.write(JSON.stringify(await handler(JSON.parse(readFileSync(${JSON.stringify(event)}, 'utf8')))));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke], { cwd: app, env: { ...process.env, API_KEYS: 'test-key-pro:pro', LOG_LEVEL: 'silent' } });
+    const result = JSON.parse(stdout);
+    expect(result.statusCode).toBe(200);
+    expect(result.body).toBe(JSON.stringify(createEngine().whichCarriers({ city: 'st louis', state: 'MO' })));
+  });
+
   it(`works from CommonJS with require() (Node ${pkg.engines.node})`, async () => {
     const script = "const { createEngine } = require('carrier-locations'); process.stdout.write(createEngine().searchJson({ zip: '60601' }));";
     const { stdout, stderr } = await node(['--input-type=commonjs', '-e', script]);

@@ -52,7 +52,7 @@ export function swaggerUiDir(): string | null {
 export const DOCS_ASSETS = Object.keys(ASSETS);
 
 const notInstalled = (): HttpResponse =>
-  errorResponse(404, 'the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is at /openapi.json');
+  errorResponse(404, 'the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is served beside /docs, as openapi.json');
 
 /** Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path. */
 export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {

@@ -82,6 +82,9 @@ export function buildOpenApiDocument(routes: readonly Route[], version: string):
         'Terminals, offices and drop points of freight carriers near a US ZIP, city or state. ' +
         'Send your key in `X-API-Key`; every keyed response carries `X-RateLimit-*` headers.',
     },
+    // Relative to where this document is served (OpenAPI 3): a client reading it from under a mount
+    // point (`app.use('/carriers', ...)`) calls the API there, not at the host's root.
+    servers: [{ url: '.', description: 'where this document is served' }],
     security: [{ apikey: [] }],
     components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     paths,

@@ -54,6 +54,17 @@ describe('the router mounted at /carriers in a host app', () => {
     expect((await send({ method: 'GET', path: '/carriers/docs/swagger-ui.css' })).status).toBe(200);
   });
 
+  it('documents its server relative to the document, so a client of the document calls under the mount point', async () => {
+    const doc = JSON.parse((await send({ method: 'GET', path: '/carriers/openapi.json' })).body);
+    // OpenAPI 3: a relative server URL is relative to where the document is served, and each path is
+    // appended to it.
+    const base = new URL(doc.servers[0].url, 'http://host.example/carriers/openapi.json').pathname.replace(/\/$/, '');
+    expect(base).toBe('/carriers');
+    expect(doc.paths).toHaveProperty(['/api/locations']);
+    const reply = await send({ method: 'GET', path: `${base}/api/locations`, query: { zip: '60601' }, headers: key });
+    expect(reply.status).toBe(200);
+  });
+
   it('leaves the host routes and the host 404 alone', async () => {
     expect(JSON.parse((await send({ method: 'GET', path: '/carriers-status' })).body)).toEqual({ host: true });
     expect(JSON.parse((await send({ method: 'GET', path: '/carriers/host-only' })).body)).toEqual({ host: 'only' });

@@ -33,6 +33,12 @@ describe.each(SERVER_KINDS)('refusing before the body on %s', (server) => {
     expect(JSON.parse(reply.body)).toEqual({ error: expect.any(String) });
   });
 
+  it('keeps the connection of a refused request that has no body to skip', async () => {
+    const reply = await fetch(`${running.url}/api/locations?zip=60601`);
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get('connection')).toBe('keep-alive');
+  });
+
   it('sends "100 Continue" only once key and quota allow the upload', async () => {
     const expect100 = (key: string) =>
       `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 18\r\nExpect: 100-continue\r\n\r\n`;
