@@ -35,27 +35,35 @@ const requiredText = (name: string) =>
 /**
  * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
  * plain decimal (`25`, `12.5`): `Number()` would also take `0x10`, `1e1` and ` 25`, which no client
- * means to send and which would make two spellings of one query.
+ * means to send and which would make two spellings of one query. `message` states the range: zod's
+ * number type refuses Infinity and NaN, which are numbers all the same, just out of range.
  */
 const numberLike = (name: string, message: string, decimal: RegExp) =>
-  z.union([z.number(), z.string()], { error: `${name} must be a number` }).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
-    if (!Number.isFinite(n)) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return n;
-  });
+  z
+    .union([z.number(), z.string()], { error: (issue) => (typeof issue.input === 'number' ? message : `${name} must be a number`) })
+    .transform((value, ctx) => {
+      const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    });
 
 export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d{1,6}(\.\d{1,12})?$/)
   .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
   .optional()
   .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
 
-export const pageSchema = numberLike('page', 'page must be an integer >= 1', /^\d{1,7}$/)
-  .refine((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000, { error: 'page must be an integer >= 1' })
+/** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
+const MAX_PAGE = 1_000_000;
+const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
+
+// Seven digits hold every page up to MAX_PAGE; longer text is refused before it becomes a number.
+export const pageSchema = numberLike('page', PAGE_RANGE, /^\d{1,7}$/)
+  .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
   .optional()
-  .meta({ description: 'Page number from 1; 25 locations a page' });
+  .meta({ description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page` });
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>

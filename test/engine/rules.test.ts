@@ -304,14 +304,17 @@ describe('paging', () => {
     expect(many.length).toBe(carrierLocs('carrier-b').filter((l) => l.name.toLowerCase().includes('terminal')).length);
   });
 
-  it('a bad page is a 400 naming page', () => {
-    for (const page of [0, -1, 1.5, 'abc', '', 'NaN', Infinity, '2.0', '1e0', '0x1', ' 1', '+1']) {
-      expect(invalid(() => engine.carrierSearch('carrier-a', { q: 'terminal', page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.carrierLocations('carrier-e', { state: 'PA', page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.terminalPoints('carrier-a', '100', { page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.dropPoints({ zip: '10001', page: page as number })).message).toMatch(/page/);
+  it('a bad page is a 400 that states the range, past the cap of 1,000,000 too', () => {
+    const range = 'page must be an integer from 1 to 1000000';
+    const bad = [0, -1, 1.5, 'abc', '', 'NaN', Infinity, NaN, '2.0', '1e0', '0x1', ' 1', '+1', 'x', '0', 1_000_001, '1000001', '9999999', '10000000'];
+    for (const page of bad) {
+      expect(invalid(() => engine.carrierSearch('carrier-a', { q: 'terminal', page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.carrierLocations('carrier-e', { state: 'PA', page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.terminalPoints('carrier-a', '100', { page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.dropPoints({ zip: '10001', page: page as number })).message).toBe(range);
     }
     expect(engine.carrierSearch('carrier-a', { q: 'terminal', page: '2' }).currentPage).toBe(2);
+    expect(engine.carrierSearch('carrier-a', { q: 'terminal', page: '1000000' }).currentPage).toBe(1_000_000);
   });
 });
 

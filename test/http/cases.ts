@@ -241,7 +241,13 @@ export function apiCases(engine: Engine): ApiCase[] {
       schema: res.locationPageSchema,
       check: (b) => expect(b.total).toBe(0),
     },
-    { name: 'carrier-a station page 0', request: get(`/api/carrier-a-location/station/${station}`, { page: '0' }), status: 400, error: /page/ },
+    { name: 'carrier-a station page 0', request: get(`/api/carrier-a-location/station/${station}`, { page: '0' }), status: 400, error: /^page must be an integer from 1 to 1000000$/ },
+    {
+      name: 'carrier-a station past the last page one may ask for',
+      request: get(`/api/carrier-a-location/station/${station}`, { page: '1000001' }),
+      status: 400,
+      error: /^page must be an integer from 1 to 1000000$/,
+    },
     {
       name: 'carrier-a service days',
       request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-03-02' }),
@@ -385,7 +391,7 @@ export function apiCases(engine: Engine): ApiCase[] {
         check: (b) => expect(b.total).toBeGreaterThan(0),
       },
       { name: `${carrier.id} search without q`, request: get(`${base}/search`), status: 400, error: /q/ },
-      { name: `${carrier.id} search page 1.5`, request: get(`${base}/search`, { q: city, page: '1.5' }), status: 400, error: /page/ },
+      { name: `${carrier.id} search page 1.5`, request: get(`${base}/search`, { q: city, page: '1.5' }), status: 400, error: /^page must be an integer from 1 to 1000000$/ },
       {
         name: `${carrier.id} coverage`,
         request: get(`${base}/coverage`, carrier.lookup === 'zip' ? { state: 'IL' } : {}),
