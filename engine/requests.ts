@@ -77,9 +77,16 @@ export const placeQuerySchema = z.object({
   radius: radiusSchema,
 });
 
+const hasText = (s: string) => s.trim() !== '';
+
 export const searchQuerySchema = placeQuerySchema.extend({
   carriers: z
     .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
+    // Blank (`carriers=`, one blank value of several, `[]`) is a client's bug, as `zip=` is; text
+    // that names no known carrier (`carriers=,`, `carriers=nobody`) is the spec's "all".
+    .refine((value) => (typeof value === 'string' ? hasText(value) : value.length > 0 && value.every(hasText)), {
+      error: 'carriers must not be empty',
+    })
     .optional()
     .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
 });
@@ -294,8 +301,8 @@ function isPlainDecimal(v: string): boolean {
   return true;
 }
 
-/** Any string (a list of carriers, as an array, is zod's). */
-const anyString: FieldParser = (v) => (typeof v === 'string' ? v : NOT_SURE);
+/** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
+const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
 
 /** A non-empty string. */
 const nonEmpty: FieldParser = (v) => (typeof v === 'string' && v.length > 0 ? v : NOT_SURE);
@@ -346,7 +353,7 @@ const placeField: FieldsParser = (out, key, value) => {
 const FAST_PATHS = new Map<z.ZodType, FastPath>([
   [placeQuerySchema, objectFastPath(placeField)],
   [searchQuerySchema, objectFastPath((out, key, value) =>
-    key === 'carriers' ? (out.carriers = optional(anyString, value)) !== NOT_SURE : placeField(out, key, value))],
+    key === 'carriers' ? (out.carriers = optional(carriersText, value)) !== NOT_SURE : placeField(out, key, value))],
   [canReachQuerySchema, objectFastPath((out, key, value) =>
     key === 'carrier' ? (out.carrier = optional(nonEmpty, value)) !== NOT_SURE : placeField(out, key, value), 'carrier')],
   [geocodeQuerySchema, objectFastPath((out, key, value) => key !== 'zip' || (out.zip = optional(zipField, value)) !== NOT_SURE, 'zip')],

@@ -84,6 +84,7 @@ export function apiCases(engine: Engine): ApiCase[] {
     },
     { name: 'POST /api/search without a place', request: post('/api/search', '{}'), status: 400, error: /one of zip, city or state/ },
     { name: 'POST /api/search with a bad carriers type', request: post('/api/search', json({ zip: '60601', carriers: 7 })), status: 400, error: /carriers must be a list/ },
+    { name: 'POST /api/search with empty carriers', request: post('/api/search', json({ zip: '60601', carriers: '' })), status: 400, error: /^carriers must not be empty$/ },
     {
       name: 'search by city and state with a radius',
       request: get('/api/locations', { city: 'st louis', state: 'mo', radius: '40' }),
@@ -114,6 +115,20 @@ export function apiCases(engine: Engine): ApiCase[] {
       status: 200,
       schema: res.searchResultSchema,
       check: (b) => expect(b.carriers.length).toBe(engine.carriers.filter((c) => c.unified).length),
+    },
+    {
+      name: 'search with carriers naming none (a lone comma) searches them all',
+      request: get('/api/locations', { zip: '60601', carriers: ',' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.carriers.length).toBe(engine.carriers.filter((c) => c.unified).length),
+    },
+    { name: 'search with an empty carriers', request: get('/api/locations', { zip: '60601', carriers: '' }), status: 400, error: /^carriers must not be empty$/ },
+    {
+      name: 'search with an empty carriers among repeated ones',
+      request: get('/api/locations', { zip: '60601', carriers: ['carrier-a', ''] }),
+      status: 400,
+      error: /^carriers must not be empty$/,
     },
     {
       name: 'search for an unknown well-formed ZIP is 200 with nothing',
