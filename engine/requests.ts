@@ -94,7 +94,8 @@ export const searchQuerySchema = placeQuerySchema.extend({
 export const canReachQuerySchema = placeQuerySchema.extend({
   carrier: z
     .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
-    .min(1, { error: 'carrier is required' }),
+    .min(1, { error: 'carrier is required' })
+    .meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });

@@ -266,9 +266,17 @@ describe('can-reach carrier validation', () => {
   });
 
   it('an unknown or non-can-reach carrier is a 400 naming carrier', () => {
-    for (const carrier of ['carrier-zz', 'carrier-a', 'carrier-b', 'carrier-c', 'carrier-d', 'CARRIER-E ']) {
+    for (const carrier of ['carrier-zz', 'carrier-a', 'carrier-b', 'carrier-c', 'carrier-d', 'CARRIER-A', ' ', 'carrier e']) {
       expect(invalid(() => engine.canReach({ carrier, zip: '10001' })).message, carrier).toMatch(/carrier/);
     }
+  });
+
+  it('takes the carrier in any case and with spaces around it, as carriers= does; answers with its id', () => {
+    const exact = engine.canReach({ carrier: 'carrier-e', zip: '10001' });
+    for (const carrier of ['CARRIER-E', 'Carrier-E', ' carrier-e', 'CARRIER-E ', '\tcarrier-E\n']) {
+      expect(engine.canReach({ carrier, zip: '10001' }), JSON.stringify(carrier)).toEqual(exact);
+    }
+    expect(exact.carrier).toBe('carrier-e');
   });
 
   it('accepts exactly the canReach carriers', () => {
