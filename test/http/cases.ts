@@ -13,6 +13,11 @@ export interface ApiRequest {
   method: string;
   path: string;
   query?: Record<string, string | string[]>;
+  /**
+   * Query text sent exactly as written (`city=%E9`), for what `query` cannot spell: percent-encoding
+   * that does not decode. REST API events carry their query decoded, so they cannot carry this.
+   */
+  rawQuery?: string;
   /** Lower-case names. `x-api-key` defaults to the pro key; set it to '' to send none. */
   headers?: Record<string, string>;
   body?: string;
@@ -61,6 +66,8 @@ export function apiCases(engine: Engine): ApiCase[] {
   const { station, terminal, dropPoint, lookupValue } = sampleValues(engine);
   const get = (path: string, query?: Record<string, string | string[]>): ApiRequest => ({ method: 'GET', path, query });
   const post = (path: string, body: string): ApiRequest => ({ method: 'POST', path, body });
+  const raw = (path: string, rawQuery: string): ApiRequest => ({ method: 'GET', path, rawQuery });
+  const notUtf8 = (name: string) => new RegExp(`^${name} is not valid percent-encoded UTF-8$`);
   const cases: ApiCase[] = [
     // Unified search
     {
@@ -144,6 +151,39 @@ export function apiCases(engine: Engine): ApiCase[] {
     { name: 'search with a radius that is no number', request: get('/api/locations', { zip: '60601', radius: 'far' }), status: 400, error: /radius/ },
     { name: 'search with a repeated zip', request: get('/api/locations', { zip: ['60601', '10001'] }), status: 400, error: /zip/ },
     { name: 'search with ZIP and state that disagree', request: get('/api/locations', { zip: '60601', state: 'TX' }), status: 400, error: /state|zip/ },
+
+    // Percent-encoding: UTF-8 decodes; text that does not is a 400 naming the parameter, not the text as typed
+    {
+      name: 'search with percent-encoded city and state',
+      request: raw('/api/locations', 'city=st%20louis&state=M%4F'),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect([b.query.city, b.query.state, b.resolved.city]).toEqual(['st louis', 'MO', 'Saint Louis']),
+    },
+    {
+      name: 'search for percent-encoded UTF-8 beyond ASCII',
+      request: raw('/api/carrier-c-location/search', 'q=C%C3%B3rdoba'),
+      status: 200,
+      schema: res.locationPageSchema,
+      check: (b) => expect(b.locations.map((l: { address: { city: string } }) => l.address.city)).toContain('Córdoba'),
+    },
+    { name: 'search with a city in Latin-1, not UTF-8 (%E9)', request: raw('/api/locations', 'city=%E9'), status: 400, error: notUtf8('city') },
+    { name: 'carrier search with q that is not percent-encoding (%ZZ)', request: raw('/api/carrier-a-location/search', 'q=%ZZ'), status: 400, error: notUtf8('q') },
+    { name: 'carrier search with a lone % in q', request: raw('/api/carrier-a-location/search', 'q=100%'), status: 400, error: notUtf8('q') },
+    {
+      name: 'search with a cut-off UTF-8 sequence in a repeated carriers',
+      request: raw('/api/locations', 'zip=60601&carriers=carrier-a&carriers=%E0%A4%A'),
+      status: 400,
+      error: notUtf8('carriers'),
+    },
+    {
+      name: 'search with a parameter name that does not decode',
+      request: raw('/api/locations', 'zip=60601&%E9=1'),
+      status: 400,
+      error: notUtf8('parameter name "%E9"'),
+    },
+    { name: 'drop point id that is not UTF-8', request: get('/api/drop-points/%E9'), status: 400, error: notUtf8('id') },
+    { name: 'carrier-c country code that is not percent-encoding', request: get('/api/carrier-c-location/country/%ZZ'), status: 400, error: notUtf8('code') },
 
     // Unified batch
     {
