@@ -58,7 +58,10 @@ const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGa
   isBase64Encoded: false,
 });
 
-/** API Gateway REST API (payload v1): query values arrive decoded. */
+/**
+ * API Gateway REST API (payload v1): query values arrive decoded, so no raw text is left to check
+ * for percent-encoding that does not decode (parseQueryString does that for v2 and the balancer).
+ */
 const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   accepts: (event): event is APIGatewayProxyEvent =>
     typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string',

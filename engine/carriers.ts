@@ -40,6 +40,14 @@ export const carrierSchema = z.strictObject(
   },
 );
 
+/**
+ * A carrier id as a caller typed it (`My-Carrier`, ` my-carrier`), as the dataset spells it: ids are
+ * lower-case (carrierSchema), so neither case nor surrounding spaces can tell two carriers apart.
+ */
+export function carrierIdOf(text: string): string {
+  return text.trim().toLowerCase();
+}
+
 export type CarrierInfo = z.output<typeof carrierSchema>;
 export type CarrierKind = CarrierInfo['kind'];
 export type LookupParam = CarrierInfo['lookup'];

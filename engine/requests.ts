@@ -35,27 +35,35 @@ const requiredText = (name: string) =>
 /**
  * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
  * plain decimal (`25`, `12.5`): `Number()` would also take `0x10`, `1e1` and ` 25`, which no client
- * means to send and which would make two spellings of one query.
+ * means to send and which would make two spellings of one query. `message` states the range: zod's
+ * number type refuses Infinity and NaN, which are numbers all the same, just out of range.
  */
 const numberLike = (name: string, message: string, decimal: RegExp) =>
-  z.union([z.number(), z.string()], { error: `${name} must be a number` }).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
-    if (!Number.isFinite(n)) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return n;
-  });
+  z
+    .union([z.number(), z.string()], { error: (issue) => (typeof issue.input === 'number' ? message : `${name} must be a number`) })
+    .transform((value, ctx) => {
+      const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    });
 
 export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d{1,6}(\.\d{1,12})?$/)
   .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
   .optional()
   .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
 
-export const pageSchema = numberLike('page', 'page must be an integer >= 1', /^\d{1,7}$/)
-  .refine((n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000, { error: 'page must be an integer >= 1' })
+/** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
+const MAX_PAGE = 1_000_000;
+const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
+
+// Seven digits hold every page up to MAX_PAGE; longer text is refused before it becomes a number.
+export const pageSchema = numberLike('page', PAGE_RANGE, /^\d{1,7}$/)
+  .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
   .optional()
-  .meta({ description: 'Page number from 1; 25 locations a page' });
+  .meta({ description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page` });
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>
@@ -69,9 +77,16 @@ export const placeQuerySchema = z.object({
   radius: radiusSchema,
 });
 
+const hasText = (s: string) => s.trim() !== '';
+
 export const searchQuerySchema = placeQuerySchema.extend({
   carriers: z
     .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
+    // Blank text (`carriers=`, one blank value of several) is a client's bug, as `zip=` is; what
+    // names no known carrier (`carriers=,`, `carriers=nobody`, an empty list) is the spec's "all".
+    .refine((value) => (typeof value === 'string' ? hasText(value) : value.every(hasText)), {
+      error: 'carriers must not be empty',
+    })
     .optional()
     .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
 });
@@ -79,7 +94,8 @@ export const searchQuerySchema = placeQuerySchema.extend({
 export const canReachQuerySchema = placeQuerySchema.extend({
   carrier: z
     .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
-    .min(1, { error: 'carrier is required' }),
+    .min(1, { error: 'carrier is required' })
+    .meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -286,8 +302,8 @@ function isPlainDecimal(v: string): boolean {
   return true;
 }
 
-/** Any string (a list of carriers, as an array, is zod's). */
-const anyString: FieldParser = (v) => (typeof v === 'string' ? v : NOT_SURE);
+/** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
+const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
 
 /** A non-empty string. */
 const nonEmpty: FieldParser = (v) => (typeof v === 'string' && v.length > 0 ? v : NOT_SURE);
@@ -338,7 +354,7 @@ const placeField: FieldsParser = (out, key, value) => {
 const FAST_PATHS = new Map<z.ZodType, FastPath>([
   [placeQuerySchema, objectFastPath(placeField)],
   [searchQuerySchema, objectFastPath((out, key, value) =>
-    key === 'carriers' ? (out.carriers = optional(anyString, value)) !== NOT_SURE : placeField(out, key, value))],
+    key === 'carriers' ? (out.carriers = optional(carriersText, value)) !== NOT_SURE : placeField(out, key, value))],
   [canReachQuerySchema, objectFastPath((out, key, value) =>
     key === 'carrier' ? (out.carrier = optional(nonEmpty, value)) !== NOT_SURE : placeField(out, key, value), 'carrier')],
   [geocodeQuerySchema, objectFastPath((out, key, value) => key !== 'zip' || (out.zip = optional(zipField, value)) !== NOT_SURE, 'zip')],

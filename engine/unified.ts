@@ -3,6 +3,7 @@
 // ranking stays in the matcher's flat buffers until the answer is built, so a call allocates the
 // answer and hardly anything else.
 
+import { carrierIdOf } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
@@ -201,7 +202,7 @@ export class UnifiedQueries {
 
   canReach(query: CanReachQuery): CanReachResult {
     const q = parseInput(canReachQuerySchema, query);
-    const carrier = this.net.carrierNumber(q.carrier);
+    const carrier = this.net.carrierNumber(carrierIdOf(q.carrier));
     if (carrier < 0 || !this.net.carriers[carrier].canReach) {
       const accepted = this.reachable.map((c) => this.net.carriers[c].id).join(', ');
       throw new InvalidInputError(`carrier must be one of ${accepted}; "${q.carrier}" is not`);
@@ -256,7 +257,7 @@ export class UnifiedQueries {
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */
   private narrowedScope(carriers: string | string[]): Scope {
     const ids = new Set(
-      (Array.isArray(carriers) ? carriers : [carriers]).flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()),
+      (Array.isArray(carriers) ? carriers : [carriers]).flatMap((s) => s.split(',')).map(carrierIdOf),
     );
     const picked = this.unified.filter((c) => ids.has(this.net.carriers[c].id));
     if (picked.length === 0) return this.unifiedScope;

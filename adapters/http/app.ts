@@ -15,7 +15,7 @@ import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
-import { JSON_TYPE, requestIdFor, type HttpRequest, type HttpResponse, type Query } from './request.js';
+import { JSON_TYPE, requestIdFor, unreadableQuery, type HttpRequest, type HttpResponse, type Query } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
@@ -132,6 +132,9 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       decision = counted instanceof Promise ? await counted : counted;
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
       const { route, params } = found;
+      // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other.
+      const unreadable = found.unreadable ?? unreadableQuery(req.query);
+      if (unreadable !== undefined) return jsonError(400, unreadable, requestId, decision);
       const repeated = repeatedParam(req.query, route.repeatable);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       const body = route.body ? parseJsonObject(await readBody()) : undefined;

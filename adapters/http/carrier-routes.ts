@@ -176,7 +176,8 @@ export function dropPointRoutes(engine: Engine): Route[] {
       tag,
       summary: 'One drop point by id',
       response: res.dropPointResultSchema,
-      errors: [404],
+      // 400: an id that is not percent-encoded UTF-8, or a query the core refuses (a repeated parameter).
+      errors: [400, 404],
       probe: {
         label: 'GET /api/drop-points/:id',
         input: () => {

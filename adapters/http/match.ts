@@ -1,11 +1,17 @@
 // Finds the route for a method and path: one map lookup for fixed paths, a segment-by-segment
 // comparison for the few routes with path parameters.
 
+import { decodeComponent, notPercentEncoded } from './request.js';
 import type { Route } from './route.js';
 
 export interface RouteMatch {
   route: Route;
   params: Record<string, string>;
+  /**
+   * The 400 message of a path parameter that is not percent-encoded UTF-8 (kept as typed in
+   * params): the route is found, and the core refuses the input after key and quota.
+   */
+  unreadable?: string;
 }
 
 interface ParamRoute {
@@ -49,8 +55,8 @@ export class RouteMatcher {
     const parts = path.split('/').slice(1);
     for (const candidate of this.withParams) {
       if (candidate.route.method !== verb || candidate.segments.length !== parts.length) continue;
-      const params = matchSegments(candidate, parts);
-      if (params) return { route: candidate.route, params };
+      const found = matchSegments(candidate, parts);
+      if (found) return found;
     }
     return null;
   }
@@ -61,25 +67,20 @@ export function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-function matchSegments(candidate: ParamRoute, parts: string[]): Record<string, string> | null {
+function matchSegments(candidate: ParamRoute, parts: string[]): RouteMatch | null {
   const params: Record<string, string> = {};
+  let unreadable: string | undefined;
   for (let i = 0; i < parts.length; i++) {
     const literal = candidate.segments[i];
     if (literal === null) {
       if (parts[i] === '') return null;
-      params[candidate.names[i]!] = decodeSegment(parts[i]);
+      const name = candidate.names[i]!;
+      const value = decodeComponent(parts[i]);
+      if (value === undefined) unreadable ??= notPercentEncoded(name);
+      params[name] = value ?? parts[i];
     } else if (literal !== parts[i]) {
       return null;
     }
   }
-  return params;
-}
-
-/** Malformed percent-encoding is kept as typed: the lookup then simply finds nothing. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return unreadable === undefined ? { route: candidate.route, params } : { route: candidate.route, params, unreadable };
 }

@@ -69,7 +69,11 @@ const carriersArb = () =>
         fc.constantFrom(',', ', ', ' ,'),
         fc.boolean(),
       )
-      .map(([ids, sep, asArray]) => (asArray ? ids : ids.join(sep))),
+      // No ids: a lone separator, which names no carrier (blank carriers are a 400, not "all").
+      .map(([ids, sep, asArray]) => {
+        const named = ids.length > 0 ? ids : [sep];
+        return asArray ? named : named.join(sep);
+      }),
     { nil: undefined },
   );
 

@@ -236,8 +236,15 @@ describe('unified scope and echo', () => {
     expect(narrowed.carriers.sort()).toEqual(['carrier-b', 'carrier-e']);
     expect(Object.keys(narrowed.byCarrier).sort()).toEqual(['carrier-b', 'carrier-e']);
     expect(narrowed.results.every((r) => r.carrier === 'carrier-b' || r.carrier === 'carrier-e')).toBe(true);
-    for (const carriers of ['carrier-zz', 'carrier-c,carrier-j', '', ',,']) {
-      expect(engine.search({ zip: '10001', carriers }).carriers.sort(), carriers).toEqual(oracle.unifiedIds);
+    for (const carriers of ['carrier-zz', 'carrier-c,carrier-j', ',', ',,', ' , ', ['carrier-zz', ','], []]) {
+      expect(engine.search({ zip: '10001', carriers }).carriers.sort(), String(carriers)).toEqual(oracle.unifiedIds);
+    }
+  });
+
+  it('blank carriers are a 400, as any empty parameter is, not "all"', () => {
+    for (const carriers of ['', ' ', '\t', [''], ['carrier-a', ''], ['carrier-a', ' ']]) {
+      expect(invalid(() => engine.search({ zip: '10001', carriers })).message, JSON.stringify(carriers)).toBe('carriers must not be empty');
+      expect(invalid(() => engine.searchJson({ zip: '10001', carriers })).message, JSON.stringify(carriers)).toBe('carriers must not be empty');
     }
   });
 
@@ -259,9 +266,17 @@ describe('can-reach carrier validation', () => {
   });
 
   it('an unknown or non-can-reach carrier is a 400 naming carrier', () => {
-    for (const carrier of ['carrier-zz', 'carrier-a', 'carrier-b', 'carrier-c', 'carrier-d', 'CARRIER-E ']) {
+    for (const carrier of ['carrier-zz', 'carrier-a', 'carrier-b', 'carrier-c', 'carrier-d', 'CARRIER-A', ' ', 'carrier e']) {
       expect(invalid(() => engine.canReach({ carrier, zip: '10001' })).message, carrier).toMatch(/carrier/);
     }
+  });
+
+  it('takes the carrier in any case and with spaces around it, as carriers= does; answers with its id', () => {
+    const exact = engine.canReach({ carrier: 'carrier-e', zip: '10001' });
+    for (const carrier of ['CARRIER-E', 'Carrier-E', ' carrier-e', 'CARRIER-E ', '\tcarrier-E\n']) {
+      expect(engine.canReach({ carrier, zip: '10001' }), JSON.stringify(carrier)).toEqual(exact);
+    }
+    expect(exact.carrier).toBe('carrier-e');
   });
 
   it('accepts exactly the canReach carriers', () => {
@@ -304,14 +319,17 @@ describe('paging', () => {
     expect(many.length).toBe(carrierLocs('carrier-b').filter((l) => l.name.toLowerCase().includes('terminal')).length);
   });
 
-  it('a bad page is a 400 naming page', () => {
-    for (const page of [0, -1, 1.5, 'abc', '', 'NaN', Infinity, '2.0', '1e0', '0x1', ' 1', '+1']) {
-      expect(invalid(() => engine.carrierSearch('carrier-a', { q: 'terminal', page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.carrierLocations('carrier-e', { state: 'PA', page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.terminalPoints('carrier-a', '100', { page: page as number })).message).toMatch(/page/);
-      expect(invalid(() => engine.dropPoints({ zip: '10001', page: page as number })).message).toMatch(/page/);
+  it('a bad page is a 400 that states the range, past the cap of 1,000,000 too', () => {
+    const range = 'page must be an integer from 1 to 1000000';
+    const bad = [0, -1, 1.5, 'abc', '', 'NaN', Infinity, NaN, '2.0', '1e0', '0x1', ' 1', '+1', 'x', '0', 1_000_001, '1000001', '9999999', '10000000'];
+    for (const page of bad) {
+      expect(invalid(() => engine.carrierSearch('carrier-a', { q: 'terminal', page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.carrierLocations('carrier-e', { state: 'PA', page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.terminalPoints('carrier-a', '100', { page: page as number })).message).toBe(range);
+      expect(invalid(() => engine.dropPoints({ zip: '10001', page: page as number })).message).toBe(range);
     }
     expect(engine.carrierSearch('carrier-a', { q: 'terminal', page: '2' }).currentPage).toBe(2);
+    expect(engine.carrierSearch('carrier-a', { q: 'terminal', page: '1000000' }).currentPage).toBe(1_000_000);
   });
 });
 

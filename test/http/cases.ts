@@ -13,6 +13,11 @@ export interface ApiRequest {
   method: string;
   path: string;
   query?: Record<string, string | string[]> | undefined;
+  /**
+   * Query text sent exactly as written (`city=%E9`), for what `query` cannot spell: percent-encoding
+   * that does not decode. REST API events carry their query decoded, so they cannot carry this.
+   */
+  rawQuery?: string | undefined;
   /** Lower-case names. `x-api-key` defaults to the pro key; set it to '' to send none. */
   headers?: Record<string, string> | undefined;
   body?: string | undefined;
@@ -61,6 +66,8 @@ export function apiCases(engine: Engine): ApiCase[] {
   const { station, terminal, dropPoint, lookupValue } = sampleValues(engine);
   const get = (path: string, query?: Record<string, string | string[]>): ApiRequest => ({ method: 'GET', path, query });
   const post = (path: string, body: string): ApiRequest => ({ method: 'POST', path, body });
+  const raw = (path: string, rawQuery: string): ApiRequest => ({ method: 'GET', path, rawQuery });
+  const notUtf8 = (name: string) => new RegExp(`^${name} is not valid percent-encoded UTF-8$`);
   const cases: ApiCase[] = [
     // Unified search
     {
@@ -84,6 +91,7 @@ export function apiCases(engine: Engine): ApiCase[] {
     },
     { name: 'POST /api/search without a place', request: post('/api/search', '{}'), status: 400, error: /one of zip, city or state/ },
     { name: 'POST /api/search with a bad carriers type', request: post('/api/search', json({ zip: '60601', carriers: 7 })), status: 400, error: /carriers must be a list/ },
+    { name: 'POST /api/search with empty carriers', request: post('/api/search', json({ zip: '60601', carriers: '' })), status: 400, error: /^carriers must not be empty$/ },
     {
       name: 'search by city and state with a radius',
       request: get('/api/locations', { city: 'st louis', state: 'mo', radius: '40' }),
@@ -116,6 +124,20 @@ export function apiCases(engine: Engine): ApiCase[] {
       check: (b) => expect(b.carriers.length).toBe(engine.carriers.filter((c) => c.unified).length),
     },
     {
+      name: 'search with carriers naming none (a lone comma) searches them all',
+      request: get('/api/locations', { zip: '60601', carriers: ',' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.carriers.length).toBe(engine.carriers.filter((c) => c.unified).length),
+    },
+    { name: 'search with an empty carriers', request: get('/api/locations', { zip: '60601', carriers: '' }), status: 400, error: /^carriers must not be empty$/ },
+    {
+      name: 'search with an empty carriers among repeated ones',
+      request: get('/api/locations', { zip: '60601', carriers: ['carrier-a', ''] }),
+      status: 400,
+      error: /^carriers must not be empty$/,
+    },
+    {
       name: 'search for an unknown well-formed ZIP is 200 with nothing',
       request: get('/api/locations', { zip: '00000' }),
       status: 200,
@@ -129,6 +151,39 @@ export function apiCases(engine: Engine): ApiCase[] {
     { name: 'search with a radius that is no number', request: get('/api/locations', { zip: '60601', radius: 'far' }), status: 400, error: /radius/ },
     { name: 'search with a repeated zip', request: get('/api/locations', { zip: ['60601', '10001'] }), status: 400, error: /zip/ },
     { name: 'search with ZIP and state that disagree', request: get('/api/locations', { zip: '60601', state: 'TX' }), status: 400, error: /state|zip/ },
+
+    // Percent-encoding: UTF-8 decodes; text that does not is a 400 naming the parameter, not the text as typed
+    {
+      name: 'search with percent-encoded city and state',
+      request: raw('/api/locations', 'city=st%20louis&state=M%4F'),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect([b.query.city, b.query.state, b.resolved.city]).toEqual(['st louis', 'MO', 'Saint Louis']),
+    },
+    {
+      name: 'search for percent-encoded UTF-8 beyond ASCII',
+      request: raw('/api/carrier-c-location/search', 'q=C%C3%B3rdoba'),
+      status: 200,
+      schema: res.locationPageSchema,
+      check: (b) => expect(b.locations.map((l: { address: { city: string } }) => l.address.city)).toContain('Córdoba'),
+    },
+    { name: 'search with a city in Latin-1, not UTF-8 (%E9)', request: raw('/api/locations', 'city=%E9'), status: 400, error: notUtf8('city') },
+    { name: 'carrier search with q that is not percent-encoding (%ZZ)', request: raw('/api/carrier-a-location/search', 'q=%ZZ'), status: 400, error: notUtf8('q') },
+    { name: 'carrier search with a lone % in q', request: raw('/api/carrier-a-location/search', 'q=100%'), status: 400, error: notUtf8('q') },
+    {
+      name: 'search with a cut-off UTF-8 sequence in a repeated carriers',
+      request: raw('/api/locations', 'zip=60601&carriers=carrier-a&carriers=%E0%A4%A'),
+      status: 400,
+      error: notUtf8('carriers'),
+    },
+    {
+      name: 'search with a parameter name that does not decode',
+      request: raw('/api/locations', 'zip=60601&%E9=1'),
+      status: 400,
+      error: notUtf8('parameter name "%E9"'),
+    },
+    { name: 'drop point id that is not UTF-8', request: get('/api/drop-points/%E9'), status: 400, error: notUtf8('id') },
+    { name: 'carrier-c country code that is not percent-encoding', request: get('/api/carrier-c-location/country/%ZZ'), status: 400, error: notUtf8('code') },
 
     // Unified batch
     {
@@ -220,6 +275,14 @@ export function apiCases(engine: Engine): ApiCase[] {
       status: 200,
       schema: res.canReachResultSchema,
     },
+    {
+      name: 'can-reach with the carrier in upper case answers for the carrier id',
+      request: get('/api/locations/can-reach', { carrier: ' CARRIER-E', zip: '60601' }),
+      status: 200,
+      schema: res.canReachResultSchema,
+      expected: () => engine.canReach({ carrier: 'carrier-e', zip: '60601' }),
+      check: (b) => expect(b.carrier).toBe('carrier-e'),
+    },
     { name: 'can-reach without carrier', request: get('/api/locations/can-reach', { zip: '60601' }), status: 400, error: /carrier/ },
     { name: 'can-reach with an unknown carrier', request: get('/api/locations/can-reach', { carrier: 'carrier-z', zip: '60601' }), status: 400, error: /carrier/ },
     { name: 'can-reach with a carrier it does not answer for', request: get('/api/locations/can-reach', { carrier: 'carrier-a', zip: '60601' }), status: 400, error: /carrier/ },
@@ -241,7 +304,13 @@ export function apiCases(engine: Engine): ApiCase[] {
       schema: res.locationPageSchema,
       check: (b) => expect(b.total).toBe(0),
     },
-    { name: 'carrier-a station page 0', request: get(`/api/carrier-a-location/station/${station}`, { page: '0' }), status: 400, error: /page/ },
+    { name: 'carrier-a station page 0', request: get(`/api/carrier-a-location/station/${station}`, { page: '0' }), status: 400, error: /^page must be an integer from 1 to 1000000$/ },
+    {
+      name: 'carrier-a station past the last page one may ask for',
+      request: get(`/api/carrier-a-location/station/${station}`, { page: '1000001' }),
+      status: 400,
+      error: /^page must be an integer from 1 to 1000000$/,
+    },
     {
       name: 'carrier-a service days',
       request: get('/api/carrier-a-location/service-days', { zip: '60601', date: '2026-03-02' }),
@@ -385,7 +454,7 @@ export function apiCases(engine: Engine): ApiCase[] {
         check: (b) => expect(b.total).toBeGreaterThan(0),
       },
       { name: `${carrier.id} search without q`, request: get(`${base}/search`), status: 400, error: /q/ },
-      { name: `${carrier.id} search page 1.5`, request: get(`${base}/search`, { q: city, page: '1.5' }), status: 400, error: /page/ },
+      { name: `${carrier.id} search page 1.5`, request: get(`${base}/search`, { q: city, page: '1.5' }), status: 400, error: /^page must be an integer from 1 to 1000000$/ },
       {
         name: `${carrier.id} coverage`,
         request: get(`${base}/coverage`, carrier.lookup === 'zip' ? { state: 'IL' } : {}),

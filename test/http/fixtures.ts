@@ -36,6 +36,11 @@ export function createTestApp(options: { kv?: KvStore; keys?: string } = {}): Ap
   });
 }
 
+/** The query part of a request's URL: its raw query text as written, else encoded from its query object. */
+export function querySuffix(r: { query?: Record<string, string | string[]> | undefined; rawQuery?: string | undefined }): string {
+  return r.rawQuery !== undefined ? `?${r.rawQuery}` : queryString(r.query);
+}
+
 /** `?a=1&b=x&b=y` from a query object; repeated parameters from arrays. */
 export function queryString(query: Record<string, string | string[]> = {}): string {
   const params = new URLSearchParams();

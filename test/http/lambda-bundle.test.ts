@@ -57,7 +57,12 @@ describe('the built Lambda bundle', () => {
     }));
     // Every shape in turn; the load balancer with multi-value headers, as some cases repeat a parameter.
     const shapes = [restApiEvent, (r: ApiRequest) => httpApiEvent(r, { functionUrl: true }), (r: ApiRequest) => albEvent(r, { multiValue: true })];
-    const results = await runBundle(dir, requests.map((r, i) => shapes[i % shapes.length](r)));
+    const events = requests.map((r, i) => {
+      const shape = shapes[i % shapes.length];
+      // A REST API event carries its query decoded: raw query text goes as a Function URL's.
+      return (shape === restApiEvent && r.rawQuery !== undefined ? shapes[1] : shape)(r);
+    });
+    const results = await runBundle(dir, events);
     const express = supertestSend(createExpressApp(createTestApp()));
     for (const [i, r] of requests.entries()) {
       const expected = await express(r);

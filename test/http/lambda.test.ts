@@ -12,8 +12,10 @@ import { describeApiContract } from './contract.js';
 import { API_KEYS, createTestApp, KEYS } from './fixtures.js';
 import { albEvent, httpApiEvent, lambdaSend, replyOf, restApiEvent } from './senders.js';
 
-describeApiContract('Lambda, API Gateway REST API (payload v1)', () =>
-  lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r)),
+describeApiContract(
+  'Lambda, API Gateway REST API (payload v1)',
+  () => lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r)),
+  { decodedQuery: true },
 );
 describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
   lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r)),

@@ -37,7 +37,8 @@ describe('the OpenAPI document', () => {
     const batch = doc.paths['/api/carrier-c-location/batch'].post;
     expect(batch.requestBody.content['application/json'].schema.required).toEqual(['country_codes']);
 
-    expect(Object.keys(doc.paths['/api/drop-points/{id}'].get.responses)).toContain('404');
+    // 404 for an unknown id; 400 for one that is not percent-encoded UTF-8.
+    expect(Object.keys(doc.paths['/api/drop-points/{id}'].get.responses).sort()).toEqual(['200', '400', '401', '404', '429', '503']);
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });
   });
 });

@@ -1,7 +1,9 @@
 // How every adapter reads a query string (node:http, Express, Lambda v2 and load balancer events).
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQueryString } from '../../adapters/http/app.js';
+import { unreadableQuery } from '../../adapters/http/request.js';
 
 describe('parseQueryString', () => {
   it('decodes percent-encoding and + as a space; repeated names become arrays', () => {
@@ -14,8 +16,46 @@ describe('parseQueryString', () => {
     expect(query.constructor).toBe('y');
   });
 
-  it('keeps malformed percent-encoding as typed, and a name without a value is empty', () => {
-    expect({ ...parseQueryString('city=%E0%A4%A&zip') }).toEqual({ city: '%E0%A4%A', zip: '' });
+  it('a name without a value is empty', () => {
+    expect({ ...parseQueryString('zip&city=') }).toEqual({ zip: '', city: '' });
+  });
+
+  it('marks text that is not percent-encoded UTF-8 with a message naming the first such parameter', () => {
+    const cases: [string, string][] = [
+      ['city=%E9', 'city is not valid percent-encoded UTF-8'],
+      ['q=%ZZ', 'q is not valid percent-encoded UTF-8'],
+      ['q=100%', 'q is not valid percent-encoded UTF-8'],
+      ['zip=60601&city=%E0%A4%A&q=%ZZ', 'city is not valid percent-encoded UTF-8'],
+      ['st%61te=%ED%A0%80', 'state is not valid percent-encoded UTF-8'],
+      ['my+city=%C0%AF', 'my city is not valid percent-encoded UTF-8'],
+      ['%E9=1', 'parameter name "%E9" is not valid percent-encoded UTF-8'],
+      ['zip=60601&%FF', 'parameter name "%FF" is not valid percent-encoded UTF-8'],
+    ];
+    for (const [text, message] of cases) expect(unreadableQuery(parseQueryString(text)), text).toBe(message);
+  });
+
+  it('leaves well-formed queries unmarked, with % or without', () => {
+    for (const text of ['', 'zip=60601', 'city=st%20louis&state=M%4F', 'q=C%C3%B3rdoba', 'q=%F0%9F%9A%9A', 'a=%25ZZ', 'a=b=c']) {
+      expect(unreadableQuery(parseQueryString(text)), text).toBeUndefined();
+    }
+  });
+
+  it('agrees with decodeURIComponent on any value: its text, or marked where it throws', () => {
+    const piece = fc.constantFrom('%', '%2', '%25', '%41', '%C3', '%A9', '%E9', '%ED', '%A0', '%80', '%F0', '%9F', '%ZZ', '+', 'a', 'é', '1');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')), (value) => {
+        const query = parseQueryString(`v=${value}`);
+        let decoded: string | undefined;
+        try {
+          decoded = decodeURIComponent(value.replaceAll('+', ' '));
+        } catch {
+          decoded = undefined;
+        }
+        if (decoded === undefined) expect(unreadableQuery(query)).toBe('v is not valid percent-encoded UTF-8');
+        else expect([query.v, unreadableQuery(query)]).toEqual([decoded, undefined]);
+      }),
+      { numRuns: 2000, seed: 20_251 },
+    );
   });
 
   it('reads nothing from an empty string', () => {

@@ -6,7 +6,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
 import type { ApiReply, ApiRequest, Send } from './cases.js';
-import { queryString } from './fixtures.js';
+import { querySuffix } from './fixtures.js';
 
 const lowerCase = (headers: Record<string, unknown> = {}) =>
   Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
@@ -14,7 +14,7 @@ const lowerCase = (headers: Record<string, unknown> = {}) =>
 export function supertestSend(app: Express): Send {
   return async (r) => {
     const method = r.method.toLowerCase() as 'get' | 'post' | 'delete' | 'put' | 'patch' | 'head';
-    let test = request(app)[method](r.path + queryString(r.query));
+    let test = request(app)[method](r.path + querySuffix(r));
     for (const [name, value] of Object.entries(r.headers ?? {})) test = test.set(name, value);
     if (r.body !== undefined) test = test.set('content-type', 'application/json').send(r.body);
     const res = await test;
@@ -25,7 +25,7 @@ export function supertestSend(app: Express): Send {
 /** Over a real socket with fetch. */
 export function fetchSend(baseUrl: string): Send {
   return async (r) => {
-    const res = await fetch(baseUrl + r.path + queryString(r.query), {
+    const res = await fetch(baseUrl + r.path + querySuffix(r), {
       method: r.method,
       headers: { ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}), ...r.headers },
       body: r.body ?? null,
@@ -41,6 +41,7 @@ const asMultiValue = (headers: Record<string, string>) => Object.fromEntries(Obj
 
 /** API Gateway REST API, Lambda proxy integration: header casing as the client sent it. */
 export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}): APIGatewayProxyEvent {
+  if (r.rawQuery !== undefined) throw new Error('a REST API event carries its query decoded: it has no raw query text');
   const headers: Record<string, string> = {
     Accept: 'application/json',
     Host: 'abc123.execute-api.us-east-1.amazonaws.com',
@@ -94,7 +95,7 @@ export function httpApiEvent(
 ): APIGatewayProxyEventV2 {
   const stage = options.functionUrl ? '$default' : options.stage ?? '$default';
   const rawPath = stage === '$default' ? r.path : `/${stage}${r.path}`;
-  const rawQueryString = queryString(r.query).slice(1);
+  const rawQueryString = querySuffix(r).slice(1);
   const domainName = options.functionUrl ? 'abcdefghij.lambda-url.us-east-1.on.aws' : 'abc123.execute-api.us-east-1.amazonaws.com';
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -151,7 +152,7 @@ export function albEvent(r: ApiRequest, options: { multiValue?: boolean; base64?
     ...lowerCase(r.headers),
     ...(r.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}),
   };
-  const query = Object.entries(r.query ?? {}).map(
+  const query = r.rawQuery !== undefined ? rawPairs(r.rawQuery) : Object.entries(r.query ?? {}).map(
     ([k, v]) => [encodeURIComponent(k), (Array.isArray(v) ? v : [v]).map(encodeURIComponent)] as const,
   );
   const body = r.body === undefined ? '' : options.base64 ? Buffer.from(r.body).toString('base64') : r.body;
@@ -168,6 +169,17 @@ export function albEvent(r: ApiRequest, options: { multiValue?: boolean; base64?
     body,
     isBase64Encoded: options.base64 === true && r.body !== undefined,
   };
+}
+
+/** Query text split as the balancer splits it, names and values left as written, repeated names together. */
+function rawPairs(rawQuery: string): (readonly [string, string[]])[] {
+  const byName = new Map<string, string[]>();
+  for (const pair of rawQuery.split('&').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    const [name, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    byName.set(name, [...(byName.get(name) ?? []), value]);
+  }
+  return [...byName];
 }
 
 export function replyOf(result: LambdaResult): ApiReply {
