@@ -47,6 +47,35 @@ function queryPairs(event: {
 }
 
 /**
+ * The API's own path. API Gateway's path (v1 `path`, v2 `rawPath`) also holds what lies before the
+ * API's routes: a custom domain's base path mapping (`/carriers/api/locations`), and for v2 a named
+ * stage. The route it matched (`/{proxy+}`, with `proxy` = `api/locations`) says how many trailing
+ * segments are the API's own; those are kept as received, percent-encoding included. Without a
+ * route template, or when the counts disagree, the path stays as it came.
+ */
+function routedPath(path: string, template: string | undefined, params: Record<string, string | undefined> | null | undefined): string {
+  if (template === undefined || !template.startsWith('/')) return path;
+  let own = 0;
+  for (const segment of template.slice(1).split('/')) {
+    const greedy = /^\{(.+)\+\}$/.exec(segment);
+    if (greedy === null) own++;
+    else {
+      const value = params?.[greedy[1]!];
+      if (value === undefined) return path;
+      own += value.split('/').length;
+    }
+  }
+  const parts = path.split('/');
+  return parts.length - 1 > own ? `/${parts.slice(parts.length - own).join('/')}` : path;
+}
+
+/** The route template of a v2 route key (`ANY /{proxy+}`, `GET /api/locations`); none for `$default`. */
+function routeKeyTemplate(routeKey: string | undefined): string | undefined {
+  const space = routeKey?.indexOf(' ') ?? -1;
+  return space < 0 ? undefined : routeKey!.slice(space + 1);
+}
+
+/**
  * REST APIs (v1), HTTP APIs and Function URLs (v2) document the same result fields for what the core
  * answers: v1's `multiValueHeaders` and v2's `cookies` carry repeated headers and Set-Cookie, which
  * it never sends.
@@ -70,7 +99,7 @@ const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResu
     for (const [name, value] of queryPairs(event)) addQueryValue(query, name, value);
     return {
       method: event.httpMethod,
-      path: event.path,
+      path: routedPath(event.path, event.resource, event.pathParameters),
       query,
       headers: normalizeHeaders(event.headers),
     };
@@ -90,7 +119,8 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
   toRequest(event) {
     const stage = event.requestContext.stage;
     const prefix = stage && stage !== '$default' ? `/${stage}` : '';
-    const path = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
+    const unstaged = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
+    const path = routedPath(unstaged, routeKeyTemplate(event.routeKey), event.pathParameters);
     return {
       method: event.requestContext.http.method,
       path,

@@ -20,6 +20,14 @@ describeApiContract(
 describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
   lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r)),
 );
+describeApiContract(
+  "Lambda, REST API behind a custom domain's base path mapping (/carriers)",
+  () => lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r, { basePath: '/carriers' })),
+  { decodedQuery: true },
+);
+describeApiContract("Lambda, HTTP API behind a custom domain's API mapping (/carriers/v1)", () =>
+  lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r, { basePath: '/carriers/v1' })),
+);
 describeApiContract('Lambda, Function URL', () =>
   lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r, { functionUrl: true })),
 );

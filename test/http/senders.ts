@@ -39,12 +39,17 @@ const NOW = 1_767_225_600_000;
 /** Each header once, as the multi-value maps of REST API and load balancer events carry it. */
 const asMultiValue = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]]));
 
-/** API Gateway REST API, Lambda proxy integration: header casing as the client sent it. */
-export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}): APIGatewayProxyEvent {
+/**
+ * API Gateway REST API, Lambda proxy integration: header casing as the client sent it. With
+ * `basePath`, called through a custom domain whose base path mapping (`/carriers`) leads to the
+ * stage: API Gateway then puts the mapping in `path`, not the stage.
+ */
+export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePath?: string } = {}): APIGatewayProxyEvent {
+  const basePath = options.basePath ?? '';
   if (r.rawQuery !== undefined) throw new Error('a REST API event carries its query decoded: it has no raw query text');
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    Host: 'abc123.execute-api.us-east-1.amazonaws.com',
+    Host: basePath ? 'api.example.com' : 'abc123.execute-api.us-east-1.amazonaws.com',
     'User-Agent': 'vitest',
     'X-Forwarded-Proto': 'https',
     ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()), v])),
@@ -55,7 +60,7 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}):
     : null;
   return {
     resource: '/{proxy+}',
-    path: r.path,
+    path: basePath + r.path,
     httpMethod: r.method,
     headers,
     multiValueHeaders: asMultiValue(headers),
@@ -76,7 +81,7 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}):
         cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
         userAgent: 'vitest', userArn: null,
       },
-      path: `/prod${r.path}`,
+      path: basePath ? basePath + r.path : `/prod${r.path}`,
       stage: 'prod',
       requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
       requestTimeEpoch: NOW,
@@ -88,15 +93,21 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean } = {}):
   };
 }
 
-/** Payload format 2.0: HTTP API (`stage` names it) or, with `functionUrl`, a Lambda Function URL. */
+/**
+ * Payload format 2.0: HTTP API (`stage` names it) or, with `functionUrl`, a Lambda Function URL.
+ * With `basePath`, an HTTP API called through a custom domain's API mapping (`/carriers`), which
+ * the raw path keeps.
+ */
 export function httpApiEvent(
   r: ApiRequest,
-  options: { stage?: string; functionUrl?: boolean; base64?: boolean } = {},
+  options: { stage?: string; functionUrl?: boolean; base64?: boolean; basePath?: string } = {},
 ): APIGatewayProxyEventV2 {
   const stage = options.functionUrl ? '$default' : options.stage ?? '$default';
-  const rawPath = stage === '$default' ? r.path : `/${stage}${r.path}`;
+  const rawPath = (options.basePath ?? '') + (stage === '$default' ? r.path : `/${stage}${r.path}`);
   const rawQueryString = querySuffix(r).slice(1);
-  const domainName = options.functionUrl ? 'abcdefghij.lambda-url.us-east-1.on.aws' : 'abc123.execute-api.us-east-1.amazonaws.com';
+  const domainName = options.functionUrl
+    ? 'abcdefghij.lambda-url.us-east-1.on.aws'
+    : options.basePath ? 'api.example.com' : 'abc123.execute-api.us-east-1.amazonaws.com';
   const headers: Record<string, string> = {
     accept: 'application/json',
     host: domainName,
