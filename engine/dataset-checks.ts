@@ -55,7 +55,12 @@ function checkUsAddress(
   error: (line: number, message: string) => void,
   warning: (line: number, message: string) => void,
 ): void {
-  const { state, zipCode, latitude, longitude } = row;
+  const { city, state, zipCode, latitude, longitude } = row;
+  // Look-ups by ZIP, city or state match a US location by these values: left empty, it is found
+  // only by distance. Allowed (a drop point may have no address), but rarely meant.
+  for (const [column, value] of [['city', city], ['state', state], ['zipCode', zipCode]] as const) {
+    if (value === '') warning(line, `${column} is empty: look-ups by ${column === 'zipCode' ? 'ZIP' : column} never list this US location, only searches by distance`);
+  }
   if (state && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
   if (!zipCode) return;
   const code = usZipCode(zipCode);
@@ -121,8 +126,9 @@ function checkServedZip(
     warning(line, `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`);
     return;
   }
-  if (terminal?.lat === undefined || terminal.lng === undefined) return;
   const point = gazetteer.zipPlace(z);
+  if (row.state && row.state !== point.state) warning(line, `state ${row.state} disagrees with ZIP ${zip}, which is in ${point.state}`);
+  if (terminal?.lat === undefined || terminal.lng === undefined) return;
   const miles = distanceMiles(point.lat, point.lng, terminal.lat, terminal.lng);
   if (miles > SERVED_FROM_TERMINAL_MILES) {
     warning(line, `ZIP ${zip} is ${Math.round(miles)} mi from its terminal ${row.terminalCode}: more than ${SERVED_FROM_TERMINAL_MILES} mi`);

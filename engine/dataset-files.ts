@@ -2,10 +2,10 @@
 // line: carriers.json with momoa (a JSON parser that keeps every node's position), the CSV tables
 // with csv-parse, each row validated with its table's zod schemas.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
-import { parse, type CsvError } from 'csv-parse/sync';
+import { parse, type CsvError, type Options as CsvOptions } from 'csv-parse/sync';
 import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from './carriers.js';
 import type { TableSpec } from './dataset-rows.js';
@@ -36,9 +36,11 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
     error(0, 'the file is missing');
     return unread;
   }
+  const text = readText(path, error);
+  if (text === null) return unread;
   let root: ValueNode;
   try {
-    root = parseJson(readFileSync(path, 'utf8'), { mode: 'json' }).body;
+    root = parseJson(text, { mode: 'json' }).body;
   } catch (err) {
     const { line, column, message } = err as Error & { line?: number; column?: number };
     error(line ?? 1, `not valid JSON at column ${column ?? 1}: ${describeJsonError(message)}`);
@@ -113,22 +115,28 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     if (spec.fileRequired) error(0, 'the file is missing');
     return { rows: [], keyed: false };
   }
+  const read = readText(path, error);
+  if (read === null) return { rows: [], keyed: false };
   // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
-  const text = readFileSync(path, 'utf8').replace(/\r\n?/g, '\n');
-  const records = parse(text, {
-    bom: true, info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true,
-    skip_records_with_error: true,
-    on_skip: (err: CsvError | undefined) => {
-      if (err) error(Number(err.lines) || 1, describeCsvError(err));
-    },
-  }) as unknown as { record: string[]; info: { lines: number }; raw: string }[];
+  const records = csvRecords(read.replace(/\r\n?/g, '\n'), error);
   if (records.length === 0) {
     error(1, `the header line is missing: ${spec.columns.join(',')}`);
     return { rows: [], keyed: false };
   }
   const header = records[0].record;
+  const headerLine = records[0].line;
   const missing = spec.columns.filter((c) => !header.includes(c) && !spec.optional.has(c));
-  for (const column of missing) error(1, `the header has no "${column}" column`);
+  for (const column of missing) error(headerLine, `the header has no "${column}" column`);
+  // A misspelt optional column would read as empty values without a word; a repeated one, as its first.
+  const known = new Set<string>(spec.columns);
+  header.forEach((column, i) => {
+    if (header.indexOf(column) < i) error(headerLine, `the header has the "${column}" column twice`);
+    else if (!known.has(column)) {
+      const meant = spec.columns.find((c) => c.toLowerCase() === column.toLowerCase());
+      const hint = meant ? `did you mean "${meant}"? Column names are case-sensitive` : `the columns are ${spec.columns.join(', ')}`;
+      findings.warning(spec.file, headerLine, `the "${column}" column is not one this file has, and is not read (${hint})`);
+    }
+  });
   const present = spec.columns.filter((c) => header.includes(c));
   const position = new Map(present.map((c) => [c, header.indexOf(c)]));
   const absentOptional = spec.columns.filter((c) => !header.includes(c) && spec.optional.has(c));
@@ -136,10 +144,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const schema = z.object(Object.fromEntries(present.map((c) => [c, fields[c]])));
 
   const rows: NumberedRow<Row>[] = [];
-  for (const { record, info, raw } of records.slice(1)) {
-    // The line a record starts on, also for records spanning several lines (a record's raw text
-    // can carry the blank lines skipped before it).
-    const line = info.lines - (raw.replace(/^\n+/, '').replace(/\n$/, '').split('\n').length - 1);
+  for (const { record, line } of records.slice(1)) {
     if (record.length !== header.length) {
       error(line, `this row has ${record.length} values, the header has ${header.length} columns`);
       const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
@@ -165,12 +170,91 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   return { rows, keyed: spec.keyColumns.every((c) => position.has(c)) };
 }
 
+/**
+ * A file's text, decoded as UTF-8 without its byte-order mark (Notepad and Excel write one). Text
+ * that is not UTF-8 (a Windows-1252 export) is an error on the first line it spoils; the rest is
+ * still read, so every other finding is listed too. Null, with an error, for a folder.
+ */
+function readText(path: string, error: (line: number, message: string) => void): string | null {
+  if (!statSync(path).isFile()) {
+    error(0, 'is not a file');
+    return null;
+  }
+  const bytes = readFileSync(path);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    error(line, 'this line is not UTF-8 text: save the file as UTF-8 (in Excel: CSV UTF-8)');
+    return text;
+  }
+}
+
+/** A CSV record and the line it starts on. */
+interface CsvRecord {
+  record: string[];
+  line: number;
+}
+
+/** After this many malformed records, the rest of the file is not read: fix these first. */
+const MAX_MALFORMED = 100;
+
+/**
+ * The records of a CSV text. A malformed record (a stray or unclosed quote) is one error on the
+ * line it starts on, and reading goes on from the next line: csv-parse would otherwise stay inside
+ * the broken quotes and swallow the rows after it without a word.
+ */
+function csvRecords(text: string, error: (line: number, message: string) => void): CsvRecord[] {
+  const lines = text.split('\n');
+  const records: CsvRecord[] = [];
+  for (let skipped = 0, malformed = 0; ; ) {
+    // Each pass parses the text from line skipped + 1 and stops at its first malformed record.
+    let failure: CsvError | undefined;
+    let lastLine = skipped;
+    try {
+      parse(skipped === 0 ? text : lines.slice(skipped).join('\n'), {
+        info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true,
+        skip_records_with_error: true,
+        // With `info` and `raw`, each record arrives with the lines read so far and its own text.
+        on_record: (read: unknown) => {
+          const { record, info, raw } = read as { record: string[]; info: { lines: number }; raw: string };
+          lastLine = skipped + info.lines;
+          // The line a record starts on, also for one spanning several lines (its raw text can
+          // carry the blank lines skipped before it).
+          records.push({ record, line: lastLine - (raw.replace(/^\n+/, '').replace(/\n$/, '').split('\n').length - 1) });
+          return null;
+        },
+        on_skip: (err: CsvError | undefined) => {
+          failure = err;
+          throw err;
+        },
+      } satisfies CsvOptions);
+    } catch (err) {
+      if (failure === undefined) throw err;
+    }
+    if (failure === undefined) return records;
+    // The malformed record starts on the first line after the last good one that is not blank.
+    let start = lastLine;
+    while (start < lines.length - 1 && lines[start]!.trim() === '') start++;
+    error(start + 1, describeCsvError(failure));
+    if (++malformed === MAX_MALFORMED) {
+      error(start + 1, `${MAX_MALFORMED} malformed lines: the rest of the file is not read until these are fixed`);
+      return records;
+    }
+    skipped = start + 1;
+  }
+}
+
 function describeCsvError(err: CsvError): string {
   switch (err.code) {
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
     case 'CSV_INVALID_CLOSING_QUOTE':
-      return 'a quoted value is followed by more text before the next comma: put the whole value in quotes';
+      return 'a quoted value is followed by more text before the next comma: put the whole value in quotes, and write a quote inside it as ""';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote inside a value that is not in quotes: put the whole value in quotes, and write a quote inside it as ""';
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a quoted value is never closed: the file ends inside quotes';
+      return 'a quoted value opened on this line is never closed';
     default:
       return err.message;
   }

@@ -159,20 +159,73 @@ describe('errors: malformed or missing values', () => {
 
   it('a row with a value too few is reported, and the next rows are still checked', () => {
     const terminals = [...withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,42.65,-73.75,'),
-      'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,NY,,US,555-0103,,,95,-78.9,'];
+      'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,NY,14202,US,555-0103,,,95,-78.9,'];
     expect(findingsOf({ terminals })).toEqual([
       error('terminals.csv', 3, 'this row has 14 values, the header has 15 columns'),
       error('terminals.csv', 5, 'latitude 95 is not between -90 and 90'),
     ]);
   });
 
-  it('a quote that is never closed is reported with its line', () => {
-    const terminals = [...TERMINALS, 'acme-freight,BUF,"Acme Buffalo,4 Elm St,,Buffalo,NY,,US,555-0103,,,42.9,-78.9,'];
-    expect(findingsOf({ terminals })).toEqual([error('terminals.csv', 5, 'a quoted value is never closed: the file ends inside quotes')]);
+  it('a quote that is never closed is reported on the line it opens, and the rows after it are still read', () => {
+    const terminals = [
+      ...TERMINALS,
+      'acme-freight,BUF,"Acme Buffalo,4 Elm St,,Buffalo,NY,14202,US,555-0103,,,42.9,-78.9,', // 5
+      '', // 6
+      'acme-freight,SYR,Acme Syracuse,5 Elm St,,Syracuse,NY,13202,US,555-0104,,,95,-76.15,', // 7
+      'acme-freight,NYC,Acme Again,6 Elm St,,New York,NY,10001,US,555-0105,,,40.75,-74.0,', // 8
+    ];
+    expect(findingsOf({ terminals })).toEqual([
+      error('terminals.csv', 5, 'a quoted value opened on this line is never closed'),
+      error('terminals.csv', 7, 'latitude 95 is not between -90 and 90'),
+      error('terminals.csv', 8, 'terminalCode "NYC" of acme-freight is already used on line 2'),
+    ]);
+  });
+
+  it('stray quotes are one error on their line each, and never hide the rows after them', () => {
+    const terminals = [
+      ...withLine(TERMINALS, 3, 'acme-freight,ALB,"Acme" Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-73.75,'),
+      'acme-freight,BUF,Acme "Big" Buffalo,4 Elm St,,Buffalo,NY,14202,US,555-0103,,,42.9,-78.9,', // 5
+      'acme-freight,SYR,"Acme ""Big"" Syracuse",5 Elm St,,Syracuse,NY,13202,US,555-0104,,,91,-76.15,', // 6: quoted right
+    ];
+    const quoteAfter = 'a quoted value is followed by more text before the next comma: put the whole value in quotes, and write a quote inside it as ""';
+    const quoteInside = 'a quote inside a value that is not in quotes: put the whole value in quotes, and write a quote inside it as ""';
+    expect(findingsOf({ terminals })).toEqual([
+      // ALB's row is unread: the points it serves name no terminal.
+      error('service-points.csv', 4, 'terminalCode "ALB" is not a terminal of acme-freight in terminals.csv'),
+      error('terminals.csv', 3, quoteAfter),
+      error('terminals.csv', 5, quoteInside),
+      error('terminals.csv', 6, 'latitude 91 is not between -90 and 90'),
+    ]);
+  });
+
+  it('text that is not UTF-8 is an error on the first line it spoils; a byte-order mark is no finding', () => {
+    const dir = dataset();
+    const latin1 = Buffer.concat([Buffer.from(`${TERMINALS.slice(0, 3).join('\n')}\n`), Buffer.from('harbor-line,PAR,Harbor Entrep\xf4t,3 Rue A,,Paris,,,FR,555-0102,,,48.85,2.35,\n', 'latin1')]);
+    writeFileSync(join(dir, 'terminals.csv'), latin1);
+    writeFileSync(join(dir, 'carriers.json'), `\uFEFF${CARRIERS_JSON}`);
+    expect(checkDataset(dir, { zipFile }).findings).toEqual([
+      error('terminals.csv', 4, 'this line is not UTF-8 text: save the file as UTF-8 (in Excel: CSV UTF-8)'),
+    ]);
   });
 });
 
 describe('errors: columns and files', () => {
+  it('a column named twice is an error; one the file does not have is a warning, with the column meant when only its case differs', () => {
+    const header = `${TERMINAL_HEADER.replace('email', 'emial').replace('region', 'Region')},name`;
+    const terminals = [header, ...TERMINALS.slice(1).map((row) => `${row},x`)];
+    expect(findingsOf({ terminals })).toEqual([
+      warning('terminals.csv', 1, `the "emial" column is not one this file has, and is not read (the columns are ${TERMINAL_HEADER.split(',').join(', ')})`),
+      warning('terminals.csv', 1, 'the "Region" column is not one this file has, and is not read (did you mean "region"? Column names are case-sensitive)'),
+      error('terminals.csv', 1, 'the header has the "name" column twice'),
+    ]);
+  });
+
+  it('a folder where a file should be is one error, not a thrown error', () => {
+    const dir = dataset({ points: null });
+    mkdirSync(join(dir, 'service-points.csv'));
+    expect(checkDataset(dir, { zipFile }).findings).toEqual([error('service-points.csv', 0, 'is not a file')]);
+  });
+
   it('a missing required column is one error on the header line; the other columns are still checked on every row', () => {
     const drop = (row: string) => row.split(',').filter((_, i) => i !== 12).join(','); // latitude
     const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-273.75,').map(drop);
@@ -294,11 +347,26 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
   });
 
   it('a US state code that is not a state or territory', () => {
-    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,XX,,US,555-0103,,,42.9,-78.9,';
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,XX,14202,US,555-0103,,,42.9,-78.9,';
     expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([warning('terminals.csv', 5, 'state "XX" is not a US state or territory')]);
     // territories are states here; a foreign office's region is no US state code
-    const pr = 'acme-freight,SJU,Acme San Juan,7 Calle Luna,,San Juan,PR,,US,555-0106,,,18.47,-66.11,';
+    const pr = 'acme-freight,SJU,Acme San Juan,7 Calle Luna,,San Juan,PR,00901,US,555-0106,,,18.47,-66.11,';
     expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
+  });
+
+  it('a US location with an empty city, state or ZIP: look-ups by them never list it', () => {
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,,,,US,555-0103,,,42.9,-78.9,';
+    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
+      warning('terminals.csv', 5, 'city is empty: look-ups by city never list this US location, only searches by distance'),
+      warning('terminals.csv', 5, 'state is empty: look-ups by state never list this US location, only searches by distance'),
+      warning('terminals.csv', 5, 'zipCode is empty: look-ups by ZIP never list this US location, only searches by distance'),
+    ]);
+  });
+
+  it('a served point whose state disagrees with its ZIP\'s state', () => {
+    expect(findingsOf({ points: withLine(POINTS, 3, 'acme-freight,10002,New York,TX,NYC,true,TR,1') })).toEqual([
+      warning('service-points.csv', 3, 'state TX disagrees with ZIP 10002, which is in NY'),
+    ]);
   });
 
   it('a served ZIP the gazetteer lacks', () => {
