@@ -69,7 +69,10 @@ function checkUsAddress(
     return;
   }
   const z = gazetteer.zipIndexOf(code);
-  if (z < 0) return;
+  if (z < 0) {
+    warning(line, `ZIP ${zipCode.slice(0, 5)} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`);
+    return;
+  }
   const zip = gazetteer.zipPlace(z);
   if (state && state !== zip.state) warning(line, `state ${state} disagrees with ZIP ${zipCode.slice(0, 5)}, which is in ${zip.state}`);
   if (latitude === undefined || longitude === undefined) return;

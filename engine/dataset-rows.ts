@@ -119,9 +119,11 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
     city: text('city'),
     state: z.string().regex(/^[A-Z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }),
     terminalCode: requiredText('terminalCode'),
+    // In any case: spreadsheets write TRUE and FALSE.
     direct: z
-      .enum(['true', 'false'], { error: (issue) => `direct "${String(issue.input)}" must be true or false` })
-      .transform((v) => v === 'true'),
+      .string()
+      .regex(/^(true|false)$/i, { error: (issue) => `direct "${String(issue.input)}" must be true or false` })
+      .transform((v) => v.toLowerCase() === 'true'),
     serviceDays: z.string().regex(/^M?T?W?R?F?S?U?$/, {
       error: (issue) => `serviceDays "${String(issue.input)}" must be letters of MTWRFSU in that order, such as MTWRF or TR`,
     }),

@@ -17,6 +17,9 @@ const ZIPS = [
   gazetteerRow('10002', 'New York', 'NY', 40.72, -73.99),
   gazetteerRow('12201', 'Albany', 'NY', 42.65, -73.75),
   gazetteerRow('75201', 'Dallas', 'TX', 32.79, -96.8),
+  gazetteerRow('14202', 'Buffalo', 'NY', 42.89, -78.88),
+  gazetteerRow('13202', 'Syracuse', 'NY', 43.04, -76.15),
+  gazetteerRow('00901', 'San Juan', 'PR', 18.47, -66.11),
 ].join('\n');
 
 const CARRIERS_JSON = `[
@@ -348,7 +351,10 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
 
   it('a US state code that is not a state or territory', () => {
     const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,XX,14202,US,555-0103,,,42.9,-78.9,';
-    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([warning('terminals.csv', 5, 'state "XX" is not a US state or territory')]);
+    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
+      warning('terminals.csv', 5, 'state "XX" is not a US state or territory'),
+      warning('terminals.csv', 5, 'state XX disagrees with ZIP 14202, which is in NY'),
+    ]);
     // territories are states here; a foreign office's region is no US state code
     const pr = 'acme-freight,SJU,Acme San Juan,7 Calle Luna,,San Juan,PR,00901,US,555-0106,,,18.47,-66.11,';
     expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
@@ -367,6 +373,19 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(findingsOf({ points: withLine(POINTS, 3, 'acme-freight,10002,New York,TX,NYC,true,TR,1') })).toEqual([
       warning('service-points.csv', 3, 'state TX disagrees with ZIP 10002, which is in NY'),
     ]);
+  });
+
+  it('a US location whose ZIP the gazetteer lacks', () => {
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,NY,14299,US,555-0103,,,42.9,-78.9,';
+    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
+      warning('terminals.csv', 5, 'ZIP 14299 is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file'),
+    ]);
+  });
+
+  it('direct in any case, as spreadsheets write TRUE and FALSE', () => {
+    const check = checkDataset(dataset({ points: [POINTS[0], 'acme-freight,10001,New York,NY,NYC,TRUE,MTWRF,0', 'acme-freight,12201,Albany,NY,ALB,False,MWF,2'] }), { zipFile });
+    expect(check.findings).toEqual([]);
+    expect(check.dataset?.servicePoints.map((p) => p.direct)).toEqual([true, false]);
   });
 
   it('a served ZIP the gazetteer lacks', () => {
