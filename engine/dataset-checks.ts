@@ -3,6 +3,7 @@
 // looks wrong (a state that disagrees with its ZIP, coordinates far from it, a state code that is
 // no state, a served ZIP that is unknown or far from its terminal) and repeated served points.
 
+import type { CarrierInfo } from './carriers.js';
 import type { NumberedRow } from './dataset-files.js';
 import { SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
@@ -83,6 +84,27 @@ function checkUsAddress(
       `latitude ${latitude}, longitude ${longitude} is ${Math.round(miles)} mi from ZIP ${zipCode.slice(0, 5)} ` +
         `(${zip.city}, ${zip.state}): more than ${TERMINAL_FROM_ZIP_MILES} mi`,
     );
+  }
+}
+
+/**
+ * Drop points are looked up by their code alone (`/api/drop-points/:id`): a code two postal
+ * carriers share answers with the first of them only.
+ */
+export function checkDropPointIds(rows: readonly NumberedRow<TerminalRow>[], carriers: readonly CarrierInfo[], findings: Findings): void {
+  const postal = new Set(carriers.filter((c) => c.kind === 'postal').map((c) => c.id));
+  const first = new Map<string, { carrier: string; line: number }>();
+  for (const { line, row } of rows) {
+    if (row.carrier === undefined || row.terminalCode === undefined || !postal.has(row.carrier)) continue;
+    const earlier = first.get(row.terminalCode);
+    if (earlier === undefined) first.set(row.terminalCode, { carrier: row.carrier, line });
+    else if (earlier.carrier !== row.carrier) {
+      findings.warning(
+        TERMINALS.file,
+        line,
+        `drop point id "${row.terminalCode}" is also ${earlier.carrier}'s, on line ${earlier.line}: /api/drop-points/${row.terminalCode} answers with that one`,
+      );
+    }
   }
 }
 

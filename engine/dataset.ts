@@ -3,7 +3,7 @@
 // reported together as findings sorted by file and line.
 
 import type { CarrierInfo } from './carriers.js';
-import { checkServicePoints, checkTerminals } from './dataset-checks.js';
+import { checkDropPointIds, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import { DatasetError } from './errors.js';
@@ -51,6 +51,7 @@ function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'ga
   const terminals = readTable(dir, TERMINALS, findings);
   const servicePoints = readTable(dir, SERVICE_POINTS, findings);
   const known = checkTerminals(terminals.rows, carriers.ids, gazetteer, findings);
+  checkDropPointIds(terminals.rows, carriers.carriers, findings);
   // Without the terminals' key columns no served point can find its terminal: that is one finding
   // already (the file or the column is missing), not one more per served point.
   checkServicePoints(servicePoints.rows, carriers.ids, terminals.keyed ? known : null, gazetteer, findings);

@@ -388,6 +388,20 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(check.dataset?.servicePoints.map((p) => p.direct)).toEqual([true, false]);
   });
 
+  it('a drop point id two postal carriers share: the lookup by id answers with the first', () => {
+    const postal = (id: string) => `{ "id": "${id}", "name": "${id}", "scac": "POST", "kind": "postal", "unified": false, "canReach": false, "lookup": "zip" }`;
+    const carriers = `[\n${[...JSON.parse(CARRIERS_JSON).map((c: unknown) => JSON.stringify(c)), postal('post-a'), postal('post-b')].join(',\n')}\n]`;
+    const terminals = [
+      ...TERMINALS,
+      'post-a,DP1,Post A Box,1 Elm St,,New York,NY,10001,US,,,,40.75,-74.0,', // 5
+      'post-b,DP1,Post B Box,2 Elm St,,New York,NY,10002,US,,,,40.72,-73.99,', // 6
+      'harbor-line,DP1,Harbor Office,3 Elm St,,New York,NY,10001,US,,,,40.75,-74.0,', // 7: not a drop point
+    ];
+    expect(findingsOf({ carriers, terminals })).toEqual([
+      warning('terminals.csv', 6, 'drop point id "DP1" is also post-a\'s, on line 5: /api/drop-points/DP1 answers with that one'),
+    ]);
+  });
+
   it('a served ZIP the gazetteer lacks', () => {
     expect(findingsOf({ points: [...POINTS, 'acme-freight,99999,Nowhere,NY,NYC,true,MTWRF,0'] })).toEqual([
       warning('service-points.csv', 5, 'ZIP 99999 is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file'),
