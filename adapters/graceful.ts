@@ -1,9 +1,10 @@
-// Graceful stop for a node:http server: no new connections, idle ones closed at once, requests in
-// flight finish (their keep-alive connections close after the answer), and whatever is still open
+// Graceful stop for a node:http server: no new connections, idle and silent ones closed at once,
+// requests in flight finish (their keep-alive connections close after the answer), and whatever is still open
 // at the deadline is closed. The deadline is needed: `server.close()` stops Node's headers and
 // request timeout checks, so a half-sent request would otherwise hold the server open forever.
 
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
 export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
@@ -17,6 +18,11 @@ export function gracefulStop(server: Server, deadlineMs: number): () => Promise<
   };
   server.on('request', track);
   server.on('checkContinue', track);
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   return () =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
@@ -27,5 +33,8 @@ export function gracefulStop(server: Server, deadlineMs: number): () => Promise<
       });
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
+      // Node counts a connection that has sent nothing yet (a balancer's pre-opened one, a TCP
+      // health check) as busy, not idle: it holds no request, so it is closed now too.
+      for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
     }));
 }

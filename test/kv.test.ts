@@ -307,6 +307,39 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     }
   });
 
+  it('reads an answer that came while this process was busy past the timeout, instead of refusing the call', async () => {
+    const { server, store } = await countedOnce();
+    const busyStore = track(new RedisKvStore(server.url, { timeoutMs: 200 }));
+    expect(await busyStore.countUpTo('busy', NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    const pending = busyStore.countUpTo('busy', NO_LIMIT, nowSeconds() + 60);
+    // Let the store send the command (it awaits its readiness first), then hold the process, as a
+    // dataset compiled on reload does, three times the timeout: Redis answers meanwhile.
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    const until = Date.now() + 600;
+    while (Date.now() < until) {
+      // busy
+    }
+    await expect(pending).resolves.toBe(2);
+    expect(await store.get('busy')).toBe('2');
+  });
+
+  it('never hands the password of a failed AUTH to the error listener (the log)', async () => {
+    const server = await startRedis();
+    servers.push(server);
+    const admin = new Redis(server.url);
+    await admin.config('SET', 'requirepass', 'right-password');
+    admin.disconnect();
+    const errors: unknown[] = [];
+    const url = new URL(server.url);
+    url.password = 'wrong-s3cret';
+    track(new RedisKvStore(url.toString(), { onError: (e) => errors.push(e) }));
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5_000 });
+    // What a logger serializes: the error's own fields, and its message.
+    const logged = errors.map((e) => JSON.stringify({ ...(e as object), message: (e as Error).message }));
+    expect(logged.join('\n')).toMatch(/WRONGPASS|invalid/i);
+    expect(logged.join('\n')).not.toContain('wrong-s3cret');
+  });
+
   it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {
     const port = await freePort();
     const store = track(new RedisKvStore(`redis://127.0.0.1:${port}`));

@@ -77,7 +77,11 @@ const envSchema = z.object({
     z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default('express'),
   ),
   API_KEYS: optionalText,
-  REDIS_URL: optionalText,
+  // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
+  // The message never repeats the value: it may hold the password.
+  REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), {
+    error: 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379',
+  }),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   LOG_LEVEL: z.preprocess(
@@ -150,4 +154,13 @@ export function loadKeys(
   }
   const devKey = generateDevKey();
   return { keys: new KeyRing(parseApiKeys(`${devKey}:enterprise`)), devKey };
+}
+
+function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }

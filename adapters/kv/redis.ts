@@ -84,7 +84,12 @@ export class RedisKvStore implements KvStore {
     this.client.defineCommand('countUpTo', { lua: COUNT_UP_TO, numberOfKeys: 1 });
     this.client.defineCommand('takeBack', { lua: TAKE_BACK, numberOfKeys: 2 });
     const onError = options.onError ?? (() => {});
-    this.client.on('error', (err: Error) => onError(err));
+    this.client.on('error', (err: Error & { command?: { name?: string | undefined; args?: unknown } }) => {
+      // A failed command's error carries its arguments, and AUTH's are the password: the listener
+      // (the log) gets the command's name only.
+      if (err.command) err.command = { name: err.command.name };
+      onError(err);
+    });
     this.client.on('ready', () => {
       this.clock = this.measureClock();
       void this.payBack();
@@ -173,18 +178,27 @@ export class RedisKvStore implements KvStore {
   private run<T>(op: () => Promise<T>, late?: (value: T) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let timedOut = false;
+      let settled = false;
+      // When this process was busy past the timeout (a dataset compiled on reload), the timer and
+      // Redis's answer are due together, and timers run before sockets are read: the answer, if it
+      // is there, is given that one turn of reading (setImmediate runs after it) before the timeout counts.
       const timer = setTimeout(() => {
-        timedOut = true;
-        reject(new KvUnavailableError(`redis did not answer within ${this.timeoutMs} ms`));
+        setImmediate(() => {
+          if (settled) return;
+          timedOut = true;
+          reject(new KvUnavailableError(`redis did not answer within ${this.timeoutMs} ms`));
+        });
       }, this.timeoutMs);
       op().then(
         (value) => {
           if (timedOut) return late?.(value);
+          settled = true;
           clearTimeout(timer);
           resolve(value);
         },
         (err: Error) => {
           if (timedOut) return;
+          settled = true;
           clearTimeout(timer);
           reject(new KvUnavailableError(`redis: ${err.message}`, { cause: err }));
         },

@@ -40,6 +40,9 @@ describe('readConfig', () => {
     [{ SHUTDOWN_TIMEOUT_MS: '10s' }, /SHUTDOWN_TIMEOUT_MS must be a positive integer/],
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a positive integer/],
     [{ HEADERS_TIMEOUT_MS: '60000' }, /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/],
+    [{ REDIS_URL: 'redishost' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ REDIS_URL: 'redis://:pw@127.0.0.1:abc' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, such as redis:\/\/:password@host:6379$/],
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);

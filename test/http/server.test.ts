@@ -92,11 +92,13 @@ describe('the npm start process', () => {
     expect(await proc.exited).toBe(0);
   });
 
-  it('on SIGTERM closes idle connections at once, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
+  it('on SIGTERM closes idle and silent connections at once, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
     const proc = start({ SHUTDOWN_TIMEOUT_MS: '1500' });
     const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
     const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
     const idle = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Opened and silent, as a balancer's pre-opened connection: no request, nothing to wait for.
+    const silent = await openRaw(url, '');
     const halfSentHeaders = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n');
     const stalledBody = await openRaw(url, `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Length: 100\r\n\r\n{"zips":`);
     const inFlight = partialRequest(url, key);
@@ -106,7 +108,7 @@ describe('the npm start process', () => {
     proc.child.kill('SIGTERM');
     await proc.printed(/SIGTERM received/);
     // Closed while the request in flight is still waiting for the rest of its body.
-    await idle.closed;
+    await Promise.all([idle.closed, silent.closed]);
     inFlight.finish();
     const reply = await inFlight.response;
     expect(reply.status).toBe(200);
