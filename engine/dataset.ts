@@ -2,6 +2,7 @@
 // malformed value, every row naming something that does not exist, and geography that looks wrong,
 // reported together as findings sorted by file and line.
 
+import { statSync } from 'node:fs';
 import type { CarrierInfo } from './carriers.js';
 import { checkDropPointIds, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readCarriers, readTable } from './dataset-files.js';
@@ -47,6 +48,11 @@ export function readDataset(dir: string, gazetteer: Gazetteer): Dataset {
 
 function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'gazetteer'> {
   const findings = new Findings();
+  // One finding for a wrong path, not one per file the folder would have held.
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    findings.error(dir, 0, 'is not a dataset directory (a folder of carriers.json, terminals.csv and service-points.csv)');
+    return { findings: findings.sorted(), dataset: null };
+  }
   const carriers = readCarriers(dir, findings);
   const terminals = readTable(dir, TERMINALS, findings);
   const servicePoints = readTable(dir, SERVICE_POINTS, findings);

@@ -223,6 +223,14 @@ describe('errors: columns and files', () => {
     ]);
   });
 
+  it('a dataset path that is no folder is one error naming it, not one per missing file', () => {
+    const missing = join(root, 'no-such-folder');
+    expect(checkDataset(missing, { zipFile }).findings).toEqual([
+      error(missing, 0, 'is not a dataset directory (a folder of carriers.json, terminals.csv and service-points.csv)'),
+    ]);
+    expect(() => createEngine({ dataDir: missing, zipFile })).toThrow(`${missing}: error: is not a dataset directory`);
+  });
+
   it('a folder where a file should be is one error, not a thrown error', () => {
     const dir = dataset({ points: null });
     mkdirSync(join(dir, 'service-points.csv'));
