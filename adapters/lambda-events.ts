@@ -56,17 +56,21 @@ function queryPairs(event: {
 function routedPath(path: string, template: string | undefined, params: Record<string, string | undefined> | null | undefined): string {
   if (template === undefined || !template.startsWith('/')) return path;
   let own = 0;
-  for (const segment of template.slice(1).split('/')) {
+  for (const segment of template.split('/').filter(Boolean)) {
     const greedy = /^\{(.+)\+\}$/.exec(segment);
     if (greedy === null) own++;
     else {
       const value = params?.[greedy[1]!];
       if (value === undefined) return path;
-      own += value.split('/').length;
+      own += value.split('/').filter(Boolean).length;
     }
   }
-  const parts = path.split('/');
-  return parts.length - 1 > own ? `/${parts.slice(parts.length - own).join('/')}` : path;
+  // A trailing slash is the request's own (one is ignored on every path): kept, and not counted.
+  const trailing = path.length > 1 && path.endsWith('/');
+  const parts = (trailing ? path.slice(0, -1) : path).split('/').slice(1);
+  if (parts.length <= own) return path;
+  const kept = parts.slice(parts.length - own).join('/');
+  return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
 }
 
 /** The route template of a v2 route key (`ANY /{proxy+}`, `GET /api/locations`); none for `$default`. */

@@ -118,6 +118,18 @@ describe('Lambda event details', () => {
     expect(JSON.parse(reply.body).count).toBe(2);
   });
 
+  it('behind a base path mapping: one trailing slash is ignored, with or without it in the proxy parameter; two are not', async () => {
+    const geocode = { method: 'GET', path: '/api/locations/geocode/', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+    const withSlash = restApiEvent(geocode, { basePath: '/carriers' });
+    const withoutSlash = { ...withSlash, pathParameters: { proxy: 'api/locations/geocode' } };
+    for (const event of [withSlash, withoutSlash, httpApiEvent(geocode, { basePath: '/carriers' })]) {
+      const reply = replyOf(await lambda(event));
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.body).location.city).toBe('Chicago');
+    }
+    expect(replyOf(await lambda(restApiEvent({ ...geocode, path: '/api/locations/geocode//' }, { basePath: '/carriers' }))).status).toBe(404);
+  });
+
   it('refuses an event of another kind with a JSON 400', async () => {
     for (const event of [{ Records: [] }, { version: '2.0', rawPath: '/api/health', requestContext: {} }]) {
       const reply = replyOf(await lambda(event as unknown as LambdaEvent));
