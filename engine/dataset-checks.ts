@@ -71,11 +71,11 @@ function checkUsAddress(
   }
   const z = gazetteer.zipIndexOf(code);
   if (z < 0) {
-    warning(line, `ZIP ${zipCode.slice(0, 5)} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`);
+    warning(line, notInGazetteer(zipCode.slice(0, 5)));
     return;
   }
   const zip = gazetteer.zipPlace(z);
-  if (state && state !== zip.state) warning(line, `state ${state} disagrees with ZIP ${zipCode.slice(0, 5)}, which is in ${zip.state}`);
+  if (state && state !== zip.state) warning(line, stateDisagrees(state, zipCode.slice(0, 5), zip.state));
   if (latitude === undefined || longitude === undefined) return;
   const miles = distanceMiles(latitude, longitude, zip.lat, zip.lng);
   if (miles > TERMINAL_FROM_ZIP_MILES) {
@@ -148,17 +148,20 @@ function checkServedZip(
 ): void {
   const z = gazetteer.zipIndex(zip);
   if (z < 0) {
-    warning(line, `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`);
+    warning(line, notInGazetteer(zip));
     return;
   }
   const point = gazetteer.zipPlace(z);
-  if (row.state && row.state !== point.state) warning(line, `state ${row.state} disagrees with ZIP ${zip}, which is in ${point.state}`);
+  if (row.state && row.state !== point.state) warning(line, stateDisagrees(row.state, zip, point.state));
   if (terminal?.lat === undefined || terminal.lng === undefined) return;
   const miles = distanceMiles(point.lat, point.lng, terminal.lat, terminal.lng);
   if (miles > SERVED_FROM_TERMINAL_MILES) {
     warning(line, `ZIP ${zip} is ${Math.round(miles)} mi from its terminal ${row.terminalCode}: more than ${SERVED_FROM_TERMINAL_MILES} mi`);
   }
 }
+
+const notInGazetteer = (zip: string) => `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`;
+const stateDisagrees = (state: string, zip: string, zipState: string) => `state ${state} disagrees with ZIP ${zip}, which is in ${zipState}`;
 
 /** A USPS state or territory code, or one the ZIP file itself uses (MH: the Marshall Islands' ZIPs). */
 const isUsState = (code: string, gazetteer: Gazetteer) => isUsStateOrTerritory(code) || gazetteer.hasState(code);

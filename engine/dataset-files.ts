@@ -128,8 +128,10 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const missing = spec.columns.filter((c) => !header.includes(c) && !spec.optional.has(c));
   for (const column of missing) error(headerLine, `the header has no "${column}" column`);
   // A misspelt optional column would read as empty values without a word; a repeated one, as its first.
+  // An unnamed one (a trailing comma, as some spreadsheets write) cannot be meant as one of ours.
   const known = new Set<string>(spec.columns);
   header.forEach((column, i) => {
+    if (column === '') return;
     if (header.indexOf(column) < i) error(headerLine, `the header has the "${column}" column twice`);
     else if (!known.has(column)) {
       const meant = spec.columns.find((c) => c.toLowerCase() === column.toLowerCase());

@@ -231,6 +231,10 @@ describe('errors: columns and files', () => {
     expect(() => createEngine({ dataDir: missing, zipFile })).toThrow(`${missing}: error: is not a dataset directory`);
   });
 
+  it('a trailing comma on every line, header included, is no finding', () => {
+    expect(findingsOf({ terminals: TERMINALS.map((row) => `${row},`), points: POINTS.map((row) => `${row},,`) })).toEqual([]);
+  });
+
   it('a folder where a file should be is one error, not a thrown error', () => {
     const dir = dataset({ points: null });
     mkdirSync(join(dir, 'service-points.csv'));
