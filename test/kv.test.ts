@@ -340,6 +340,23 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     expect(logged.join('\n')).not.toContain('wrong-s3cret');
   });
 
+  it('a connection that Redis closes while up (an idle timeout, a frozen Lambda container) costs no request', async () => {
+    const { server, store } = await countedOnce();
+    const admin = new Redis(server.url);
+    try {
+      for (let round = 0; round < 5; round++) {
+        await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+        // The store learns of the close on its next read; the request after it waits for the
+        // reconnect rather than failing while the client would sit out a backoff.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(round + 2);
+        expect(await store.get('n')).toBe(String(round + 2));
+      }
+    } finally {
+      admin.disconnect();
+    }
+  });
+
   it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {
     const port = await freePort();
     const store = track(new RedisKvStore(`redis://127.0.0.1:${port}`));

@@ -57,6 +57,8 @@ export class RedisKvStore implements KvStore {
   private readonly client: ScriptedRedis;
   private readonly timeoutMs: number;
   private pendingReady: Promise<void> | undefined;
+  /** The reconnect attempt pending or under way since the connection was last ready (0: none). */
+  private reconnectAttempt = 0;
   /** Calls to take back (take-back id -> counter key) that Redis has not confirmed yet. */
   private readonly owed = new Map<string, string>();
   private paying = false;
@@ -79,7 +81,13 @@ export class RedisKvStore implements KvStore {
       // the server may already have applied them.
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+      // A connection that worked and then dropped (Redis restarted, an idle timeout, a Lambda
+      // container thawed after the server closed its socket) is tried again at once; after that,
+      // Redis is taken to be down and attempts back off.
+      retryStrategy: (attempt) => {
+        this.reconnectAttempt = attempt;
+        return attempt === 1 ? 0 : Math.min(attempt * 100, 2000);
+      },
     }) as ScriptedRedis;
     this.client.defineCommand('countUpTo', { lua: COUNT_UP_TO, numberOfKeys: 1 });
     this.client.defineCommand('takeBack', { lua: TAKE_BACK, numberOfKeys: 2 });
@@ -91,6 +99,7 @@ export class RedisKvStore implements KvStore {
       onError(err);
     });
     this.client.on('ready', () => {
+      this.reconnectAttempt = 0;
       this.clock = this.measureClock();
       void this.payBack();
     });
@@ -207,16 +216,18 @@ export class RedisKvStore implements KvStore {
   }
 
   /**
-   * Resolves when a command can be written now. While a connection attempt is under way (startup, or
-   * a reconnect in progress) it waits for that attempt, at most `timeoutMs`; while the client sits in
-   * its reconnect backoff it fails at once, so an outage costs requests no waiting at all.
+   * Resolves when a command can be written now. While a connection attempt is under way or due (at
+   * startup, or the immediate retry after a working connection dropped) it waits for that attempt,
+   * at most `timeoutMs`, so a dropped connection to a Redis that is up costs no request. Once that
+   * retry has failed too, the client sits in its backoff and this fails at once: an outage costs
+   * requests no waiting at all.
    */
   private whenReady(): Promise<void> {
     const status = this.client.status;
     if (status === 'ready') return Promise.resolve();
-    if (status !== 'connecting' && status !== 'connect') {
-      return Promise.reject(new KvUnavailableError(`redis is not connected (${status})`));
-    }
+    const attemptDue =
+      status === 'connecting' || status === 'connect' || (status === 'reconnecting' && this.reconnectAttempt === 1);
+    if (!attemptDue) return Promise.reject(new KvUnavailableError(`redis is not connected (${status})`));
     // One shared waiter per attempt: a burst of requests adds three listeners in all, not three each.
     this.pendingReady ??= new Promise<void>((resolve, reject) => {
       const settle = (err?: Error) => {
