@@ -22,8 +22,11 @@ export type LambdaResult = APIGatewayProxyResult | APIGatewayProxyStructuredResu
 interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   /** Whether the event has this processor's shape. */
   accepts(event: LambdaEvent): event is E;
-  /** The request without its body: the core reads the body (eventBody) only once route, key and quota allow it. */
-  toRequest(event: E): RequestHead;
+  /**
+   * The request without its body: the core reads the body (eventBody) only once route, key and quota
+   * allow it. `basePath` is dropped from the front of a path that no route template accounts for.
+   */
+  toRequest(event: E, basePath?: string | undefined): RequestHead;
   /** The result in the form this event's runtime documents. */
   toResult(response: HttpResponse, event: E): R;
 }
@@ -50,18 +53,25 @@ function queryPairs(event: {
  * The API's own path. API Gateway's path (v1 `path`, v2 `rawPath`) also holds what lies before the
  * API's routes: a custom domain's base path mapping (`/carriers/api/locations`), and for v2 a named
  * stage. The route it matched (`/{proxy+}`, with `proxy` = `api/locations`) says how many trailing
- * segments are the API's own; those are kept as received, percent-encoding included. Without a
- * route template, or when the counts disagree, the path stays as it came.
+ * segments are the API's own; those are kept as received, percent-encoding included. When the counts
+ * disagree the path stays as it came. Without a route template (an HTTP API's `$default` route, a
+ * load balancer's path rule) nothing in the event tells the prefix: `basePath` (BASE_PATH) is
+ * dropped from the front, if it is there.
  */
-function routedPath(path: string, template: string | undefined, params: Record<string, string | undefined> | null | undefined): string {
-  if (template === undefined || !template.startsWith('/')) return path;
+function routedPath(
+  path: string,
+  template: string | undefined,
+  params: Record<string, string | undefined> | null | undefined,
+  basePath: string | undefined,
+): string {
+  if (template === undefined || !template.startsWith('/')) return withoutBasePath(path, basePath);
   let own = 0;
   for (const segment of template.split('/').filter(Boolean)) {
     const greedy = /^\{(.+)\+\}$/.exec(segment);
     if (greedy === null) own++;
     else {
       const value = params?.[greedy[1]!];
-      if (value === undefined) return path;
+      if (value === undefined) return withoutBasePath(path, basePath);
       own += value.split('/').filter(Boolean).length;
     }
   }
@@ -71,6 +81,13 @@ function routedPath(path: string, template: string | undefined, params: Record<s
   if (parts.length <= own) return path;
   const kept = parts.slice(parts.length - own).join('/');
   return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
+}
+
+/** `/carriers/api/health` less `/carriers`; a path without the prefix (the API's own URL) as it is. */
+function withoutBasePath(path: string, basePath: string | undefined): string {
+  if (basePath === undefined || !path.startsWith(basePath)) return path;
+  const rest = path.slice(basePath.length);
+  return rest === '' ? '/' : rest.startsWith('/') ? rest : path;
 }
 
 /** The route template of a v2 route key (`ANY /{proxy+}`, `GET /api/locations`); none for `$default`. */
@@ -98,12 +115,12 @@ const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGa
 const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   accepts: (event): event is APIGatewayProxyEvent =>
     typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string',
-  toRequest(event) {
+  toRequest(event, basePath) {
     const query: Query = Object.create(null);
     for (const [name, value] of queryPairs(event)) addQueryValue(query, name, value);
     return {
       method: event.httpMethod,
-      path: routedPath(event.path, event.resource, event.pathParameters),
+      path: routedPath(event.path, event.resource, event.pathParameters, basePath),
       query,
       headers: normalizeHeaders(event.headers),
     };
@@ -120,11 +137,11 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
     (event as APIGatewayProxyEventV2).version === '2.0' &&
     typeof (event as APIGatewayProxyEventV2).rawPath === 'string' &&
     typeof (event as APIGatewayProxyEventV2).requestContext?.http?.method === 'string',
-  toRequest(event) {
+  toRequest(event, basePath) {
     const stage = event.requestContext.stage;
     const prefix = stage && stage !== '$default' ? `/${stage}` : '';
     const unstaged = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
-    const path = routedPath(unstaged, routeKeyTemplate(event.routeKey), event.pathParameters);
+    const path = routedPath(unstaged, routeKeyTemplate(event.routeKey), event.pathParameters, basePath);
     return {
       method: event.requestContext.http.method,
       path,
@@ -142,9 +159,9 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
  */
 const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
   accepts: (event): event is ALBEvent => typeof (event as ALBEvent).requestContext?.elb === 'object',
-  toRequest: (event) => ({
+  toRequest: (event, basePath) => ({
     method: event.httpMethod,
-    path: event.path,
+    path: withoutBasePath(event.path, basePath),
     query: parseQueryString(queryPairs(event).map(([name, value]) => `${name}=${value}`).join('&')),
     headers: normalizeHeaders(event.multiValueHeaders ?? event.headers),
   }),

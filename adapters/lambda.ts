@@ -15,29 +15,38 @@ export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or Application Load Balancer event';
 const NOT_STARTED = 'internal error: the service could not start';
 
+/** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes that no route template tells). */
+export interface LambdaTarget {
+  core: App;
+  basePath?: string | undefined;
+}
+
 /**
- * A handler around a core, or around a function that builds one on first use. A start that fails
- * (no API_KEYS, a bad snapshot) is logged with its reason, for the function's logs, and answered
- * as a JSON 500; the next invocation tries again.
+ * A handler around a target, or around a function that builds one. A start that fails (no
+ * API_KEYS, a bad snapshot) is logged with its reason, for the function's logs, and answered as a
+ * JSON 500; the next invocation tries again.
  */
-export function createLambdaHandler(app: App | (() => Promise<App>)): (event: LambdaEvent) => Promise<LambdaResult> {
-  const getApp = typeof app === 'function' ? app : () => Promise.resolve(app);
+export function createLambdaHandler(
+  target: LambdaTarget | (() => Promise<LambdaTarget>),
+): (event: LambdaEvent) => Promise<LambdaResult> {
+  const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
   return async (event) => {
     const processor = processorFor(event);
     if (!processor) {
       const { status, headers, body } = errorResponse(400, UNSUPPORTED);
       return { statusCode: status, headers, body };
     }
-    let core: App;
+    let started: LambdaTarget;
     try {
-      core = await getApp();
+      started = await getTarget();
     } catch (err) {
       console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
       return processor.toResult(errorResponse(500, NOT_STARTED), event);
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
-    return processor.toResult(await core.serve(processor.toRequest(event), async () => eventBody(event)), event);
+    const request = processor.toRequest(event, started.basePath);
+    return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
   };
 }
 
@@ -47,16 +56,28 @@ function bundledSnapshot(): string | undefined {
   return existsSync(beside) ? beside : undefined;
 }
 
-/** One engine, KV connection and core per container, made on the first invocation and reused. */
-function containerApp(): () => Promise<App> {
-  let app: Promise<App> | undefined;
-  const start = async () => (await startService(readConfig(process.env), { runtime: 'lambda', defaultSnapshot: bundledSnapshot() })).core;
-  return () =>
-    (app ??= start().catch((err: unknown) => {
+/**
+ * One engine, KV connection and core per container, reused by every invocation. Inside Lambda
+ * (AWS_LAMBDA_FUNCTION_NAME is set) the start begins as the module loads, in the container's init
+ * phase, so provisioned or pre-warmed containers answer their first request from memory; anywhere
+ * else (a test, a script importing this module for createLambdaHandler) on the first invocation.
+ */
+function containerTarget(): () => Promise<LambdaTarget> {
+  let target: Promise<LambdaTarget> | undefined;
+  const start = async (): Promise<LambdaTarget> => {
+    const config = readConfig(process.env, 'lambda');
+    const service = await startService(config, { runtime: 'lambda', defaultSnapshot: bundledSnapshot() });
+    return { core: service.core, basePath: config.basePath };
+  };
+  const get = () =>
+    (target ??= start().catch((err: unknown) => {
       // A failed start is retried on the next invocation rather than cached for the container's life.
-      app = undefined;
+      target = undefined;
       throw err;
     }));
+  // Its failure is the first invocation's to log and answer, not an unhandled rejection during init.
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) get().catch(() => {});
+  return get;
 }
 
-export const handler = createLambdaHandler(containerApp());
+export const handler = createLambdaHandler(containerTarget());

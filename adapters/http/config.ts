@@ -13,6 +13,8 @@ export interface Config {
   /** A compiled snapshot to load; wins over `dataDir`. */
   snapshotPath: string | undefined;
   dataDir: string | undefined;
+  /** Lambda: a prefix in front of the API's routes that no route template accounts for (`/carriers`). */
+  basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
   limits: ServerLimits;
@@ -84,6 +86,12 @@ const envSchema = z.object({
   }),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
+  BASE_PATH: optionalText.transform((path) => {
+    const trimmed = path?.replace(/^\/*/, '/').replace(/\/+$/, '');
+    return trimmed === '' ? undefined : trimmed;
+  }).refine((path) => path === undefined || BASE_PATH.test(path), {
+    error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1',
+  }),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z
@@ -102,10 +110,28 @@ const envSchema = z.object({
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 });
 
-export function readConfig(env: Record<string, string | undefined>): Config {
-  const parsed = envSchema.safeParse(env);
+/** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
+const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
+
+/** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
+const SERVER_ONLY = ['PORT', 'SERVER', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'SHUTDOWN_TIMEOUT_MS'];
+
+/** The configuration for a runtime: a server, or a Lambda (which has no port, socket limits or dataset compiler). */
+export function readConfig(env: Record<string, string | undefined>, runtime: Runtime = 'server'): Config {
+  const read = runtime === 'lambda' ? Object.fromEntries(Object.entries(env).filter(([name]) => !SERVER_ONLY.includes(name))) : env;
+  const parsed = envSchema.safeParse(read);
   if (!parsed.success) throw new ConfigError(parsed.error.issues[0].message);
   const e = parsed.data;
+  if (runtime === 'server' && e.BASE_PATH !== undefined) {
+    throw new ConfigError('BASE_PATH is read on Lambda only: a server answers at its root (mount the Express router under a prefix, or strip it in the proxy)');
+  }
+  // A dataset is compiled with the ZIP gazetteer, which a Lambda bundle leaves out, and every cold
+  // start would compile it again: a Lambda loads a snapshot compiled beforehand.
+  if (runtime === 'lambda' && e.DATA_DIR !== undefined && e.SNAPSHOT_PATH === undefined) {
+    throw new ConfigError(
+      'DATA_DIR is not read on Lambda: compile the folder with `carrier-locations build <dir> --out <file>` and ship that file with SNAPSHOT_PATH',
+    );
+  }
   return {
     port: e.PORT,
     server: e.SERVER,
@@ -113,6 +139,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     snapshotPath: e.SNAPSHOT_PATH,
     dataDir: e.DATA_DIR,
+    basePath: e.BASE_PATH,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     limits: {

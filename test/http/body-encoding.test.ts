@@ -36,7 +36,7 @@ describe.each(SERVER_KINDS)('POST /api/search on %s', (kind) => {
 });
 
 describe('POST /api/search on Lambda (a base64 body)', () => {
-  const handler = createLambdaHandler(createTestApp());
+  const handler = createLambdaHandler({ core: createTestApp() });
   const request = { method: 'POST', path: '/api/search', headers: { 'x-api-key': KEYS.enterprise } };
 
   it('refuses a body that is not UTF-8, in the event shape it came in', async () => {

@@ -10,6 +10,7 @@ describe('readConfig', () => {
       redisUrl: undefined,
       snapshotPath: undefined,
       dataDir: undefined,
+      basePath: undefined,
       logLevel: 'info',
       production: false,
       limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096, shutdownTimeoutMs: 10_000 },
@@ -24,7 +25,7 @@ describe('readConfig', () => {
     });
     expect(config).toEqual({
       port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', snapshotPath: '/data.snapshot',
-      dataDir: '/data', logLevel: 'warn', production: true,
+      dataDir: '/data', basePath: undefined, logLevel: 'warn', production: true,
       limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, shutdownTimeoutMs: 3000 },
     });
     expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
@@ -46,6 +47,40 @@ describe('readConfig', () => {
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('on Lambda ignores what only a server reads, and refuses what a Lambda cannot do', () => {
+    const serverOnly = { PORT: 'abc', SERVER: 'koa', NODE_ENV: 'production', MAX_CONNECTIONS: '0', HEADERS_TIMEOUT_MS: '60000' };
+    expect(readConfig({ ...serverOnly, API_KEYS: 'k:pro', SNAPSHOT_PATH: '/var/task/my.snapshot' }, 'lambda')).toMatchObject({
+      apiKeys: 'k:pro',
+      snapshotPath: '/var/task/my.snapshot',
+      port: 3000,
+      production: false,
+    });
+    expect(() => readConfig({ DATA_DIR: 'my-carriers' }, 'lambda')).toThrow(
+      /^DATA_DIR is not read on Lambda: compile the folder with `carrier-locations build <dir> --out <file>` and ship that file with SNAPSHOT_PATH$/,
+    );
+    // Given both, SNAPSHOT_PATH wins everywhere, so DATA_DIR is never needed.
+    expect(readConfig({ DATA_DIR: 'my-carriers', SNAPSHOT_PATH: 'my.snapshot' }, 'lambda').snapshotPath).toBe('my.snapshot');
+    expect(() => readConfig({ LOG_LEVEL: 'loud' }, 'lambda')).toThrow(/LOG_LEVEL/);
+  });
+
+  it.each([
+    ['/carriers', '/carriers'],
+    ['carriers/v1/', '/carriers/v1'],
+    ['//carriers', '/carriers'],
+    ['/', undefined],
+    ['  ', undefined],
+  ])('reads BASE_PATH %j on Lambda as %j', (value, basePath) => {
+    expect(readConfig({ BASE_PATH: value }, 'lambda').basePath).toBe(basePath);
+  });
+
+  it.each(['/car riers', '/carriers?x=1', '/carriers#top', '/a//b'])('refuses BASE_PATH %j', (value) => {
+    expect(() => readConfig({ BASE_PATH: value }, 'lambda')).toThrow(/^BASE_PATH must be a URL path such as \/carriers or \/carriers\/v1$/);
+  });
+
+  it('refuses BASE_PATH on a server, which answers at its root', () => {
+    expect(() => readConfig({ BASE_PATH: '/carriers' })).toThrow(/^BASE_PATH is read on Lambda only/);
   });
 });
 

@@ -2,7 +2,7 @@
 // can be found, run it in a fresh node process and expect exactly the bodies the Express app gives.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,9 +14,13 @@ import { apiCases, type ApiRequest } from './cases.js';
 import { API_KEYS, createTestApp, KEYS, sampleEngine } from './fixtures.js';
 import { albEvent, httpApiEvent, replyOf, restApiEvent, supertestSend } from './senders.js';
 
-/** Imports the bundle, answers each event of the JSON array on stdin, prints the results. */
+/**
+ * Imports the bundle, answers each event of the JSON array on stdin, prints the results. With
+ * MOVE_SNAPSHOT_AFTER_IMPORT, the snapshot file is moved away between the import and the first event.
+ */
 const RUNNER = `
 const { handler } = await import(process.env.BUNDLE_URL);
+if (process.env.MOVE_SNAPSHOT_AFTER_IMPORT) (await import('node:fs')).renameSync('snapshot.bin', 'snapshot.moved');
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const results = [];
@@ -24,11 +28,16 @@ for (const event of JSON.parse(input)) results.push(await handler(event));
 process.stdout.write(JSON.stringify(results));
 `;
 
-function runBundle(dir: string, events: LambdaEvent[]): Promise<LambdaResult[]> {
+function runBundle(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<LambdaResult[]> {
+  return runBundleLogged(dir, events, env).then(({ results }) => results);
+}
+
+/** The results, and what the function wrote to its log (stderr). */
+function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<{ results: LambdaResult[]; log: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
       cwd: dir,
-      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: 'silent', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
@@ -36,7 +45,7 @@ function runBundle(dir: string, events: LambdaEvent[]): Promise<LambdaResult[]> 
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`bundle exited ${code}: ${err}`))));
+    child.on('exit', (code) => (code === 0 ? resolve({ results: JSON.parse(out), log: err }) : reject(new Error(`bundle exited ${code}: ${err}`))));
     child.stdin.end(JSON.stringify(events));
   });
 }
@@ -84,5 +93,38 @@ describe('the built Lambda bundle', () => {
     expect(JSON.parse(openapi.body).openapi).toBe('3.1.0');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
+  }, 60_000);
+
+  const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+
+  it('inside Lambda loads its data while the container initialises, before the first event', async () => {
+    // The snapshot is moved away after the import: only a container that loaded it then can answer.
+    const answer = async (env: Record<string, string>) => {
+      const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-init-'));
+      try {
+        cpSync(dir, copy, { recursive: true });
+        const { results, log } = await runBundleLogged(copy, [httpApiEvent(geocode)], { MOVE_SNAPSHOT_AFTER_IMPORT: '1', ...env });
+        return { status: replyOf(results[0]).status, log };
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    };
+    expect((await answer({ AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' })).status).toBe(200);
+    // Imported elsewhere (a script, a test), it starts on the first event.
+    const outside = await answer({});
+    expect(outside.status).toBe(500);
+    expect(outside.log).toMatch(/could not start: .*snapshot/);
+  }, 60_000);
+
+  it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {
+    const [behindMapping] = await runBundle(dir, [httpApiEvent(geocode, { basePath: '/carriers', defaultRoute: true })], {
+      BASE_PATH: '/carriers',
+      PORT: 'not-a-port',
+      SERVER: 'koa',
+    });
+    expect(replyOf(behindMapping).status).toBe(200);
+    const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], { DATA_DIR: 'my-carriers' });
+    expect(replyOf(results[0]).status).toBe(500);
+    expect(log).toMatch(/could not start: DATA_DIR is not read on Lambda: compile the folder with `carrier-locations build <dir> --out <file>` and ship that file with SNAPSHOT_PATH/);
   }, 60_000);
 });

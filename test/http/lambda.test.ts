@@ -14,27 +14,32 @@ import { albEvent, httpApiEvent, lambdaSend, replyOf, restApiEvent } from './sen
 
 describeApiContract(
   'Lambda, API Gateway REST API (payload v1)',
-  () => lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r)),
+  () => lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => restApiEvent(r)),
   { decodedQuery: true },
 );
 describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
-  lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r)),
+  lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r)),
 );
 describeApiContract(
   "Lambda, REST API behind a custom domain's base path mapping (/carriers)",
-  () => lambdaSend(createLambdaHandler(createTestApp()), (r) => restApiEvent(r, { basePath: '/carriers' })),
+  () => lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => restApiEvent(r, { basePath: '/carriers' })),
   { decodedQuery: true },
 );
 describeApiContract("Lambda, HTTP API behind a custom domain's API mapping (/carriers/v1)", () =>
-  lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r, { basePath: '/carriers/v1' })),
+  lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r, { basePath: '/carriers/v1' })),
+);
+describeApiContract("Lambda, HTTP API's $default route behind an API mapping (/carriers), BASE_PATH=/carriers", () =>
+  lambdaSend(createLambdaHandler({ core: createTestApp(), basePath: '/carriers' }), (r) =>
+    httpApiEvent(r, { basePath: '/carriers', defaultRoute: true }),
+  ),
 );
 describeApiContract('Lambda, Function URL', () =>
-  lambdaSend(createLambdaHandler(createTestApp()), (r) => httpApiEvent(r, { functionUrl: true })),
+  lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r, { functionUrl: true })),
 );
 // Without multi-value headers the balancer keeps only the last value of a repeated parameter, which
 // some documented cases repeat on purpose: that mode has its own test below.
 describeApiContract('Lambda, Application Load Balancer (multi-value headers)', () =>
-  lambdaSend(createLambdaHandler(createTestApp()), (r) => albEvent(r, { multiValue: true })),
+  lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => albEvent(r, { multiValue: true })),
 );
 
 /** An event as AWS sends it. */
@@ -43,7 +48,7 @@ function fixture(name: string): LambdaEvent {
 }
 
 describe('each event shape, from a documented event', () => {
-  const lambda = createLambdaHandler(createTestApp());
+  const lambda = createLambdaHandler({ core: createTestApp() });
   const core = createTestApp();
   const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -103,7 +108,7 @@ describe('each event shape, from a documented event', () => {
 });
 
 describe('Lambda event details', () => {
-  const lambda = createLambdaHandler(createTestApp());
+  const lambda = createLambdaHandler({ core: createTestApp() });
   const batch = { method: 'POST', path: '/api/locations/batch', headers: { 'x-api-key': KEYS.pro }, body: '{"zips":["60601","10001"]}' };
 
   it.each([
@@ -128,6 +133,30 @@ describe('Lambda event details', () => {
       expect(JSON.parse(reply.body).location.city).toBe('Chicago');
     }
     expect(replyOf(await lambda(restApiEvent({ ...geocode, path: '/api/locations/geocode//' }, { basePath: '/carriers' }))).status).toBe(404);
+  });
+
+  it('drops BASE_PATH where no route template tells the prefix, and only there', async () => {
+    const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+    const behind = createLambdaHandler({ core: createTestApp(), basePath: '/carriers' });
+    const statusOf = async (handler: typeof lambda, event: LambdaEvent) => replyOf(await handler(event)).status;
+    // A $default route: without BASE_PATH the mapping key reads as part of the API's path.
+    expect(await statusOf(lambda, httpApiEvent(geocode, { basePath: '/carriers', defaultRoute: true }))).toBe(404);
+    expect(await statusOf(behind, httpApiEvent(geocode, { basePath: '/carriers', defaultRoute: true }))).toBe(200);
+    // The API's own URL (no mapping) still answers; a prefix that only starts the same does not match.
+    expect(await statusOf(behind, httpApiEvent(geocode, { defaultRoute: true }))).toBe(200);
+    expect(await statusOf(behind, httpApiEvent(geocode, { basePath: '/carriersx', defaultRoute: true }))).toBe(404);
+    // A load balancer's listener rule on /carriers/* forwards the path whole.
+    for (const multiValue of [false, true]) {
+      expect(await statusOf(behind, albEvent({ ...geocode, path: `/carriers${geocode.path}` }, { multiValue }))).toBe(200);
+      expect(await statusOf(behind, albEvent({ ...geocode, path: '/carriers/' }, { multiValue }))).toBe(404);
+      expect(await statusOf(behind, albEvent({ ...geocode, path: '/carriers/api/health' }, { multiValue }))).toBe(200);
+    }
+    // Where the route template tells the prefix, it decides, whatever BASE_PATH says: a mapping key
+    // of `api` in front of routes that start with /api is dropped once, not twice.
+    const api = createLambdaHandler({ core: createTestApp(), basePath: '/api' });
+    expect(await statusOf(api, httpApiEvent(geocode, { basePath: '/api' }))).toBe(200);
+    expect(await statusOf(api, restApiEvent(geocode, { basePath: '/api' }))).toBe(200);
+    expect(await statusOf(api, restApiEvent(geocode))).toBe(200);
   });
 
   it('refuses an event of another kind with a JSON 400', async () => {

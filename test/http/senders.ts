@@ -96,12 +96,14 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePat
 /**
  * Payload format 2.0: HTTP API (`stage` names it) or, with `functionUrl`, a Lambda Function URL.
  * With `basePath`, an HTTP API called through a custom domain's API mapping (`/carriers`), which
- * the raw path keeps.
+ * the raw path keeps. The HTTP API's route is `ANY /{proxy+}`, or with `defaultRoute` the
+ * `$default` route (as a quick-created API has), which carries no path parameters.
  */
 export function httpApiEvent(
   r: ApiRequest,
-  options: { stage?: string; functionUrl?: boolean; base64?: boolean; basePath?: string } = {},
+  options: { stage?: string; functionUrl?: boolean; base64?: boolean; basePath?: string; defaultRoute?: boolean } = {},
 ): APIGatewayProxyEventV2 {
+  const routeKey = options.functionUrl || options.defaultRoute ? '$default' : 'ANY /{proxy+}';
   const stage = options.functionUrl ? '$default' : options.stage ?? '$default';
   const rawPath = (options.basePath ?? '') + (stage === '$default' ? r.path : `/${stage}${r.path}`);
   const rawQueryString = querySuffix(r).slice(1);
@@ -121,7 +123,7 @@ export function httpApiEvent(
     : undefined;
   return {
     version: '2.0',
-    routeKey: options.functionUrl ? '$default' : 'ANY /{proxy+}',
+    routeKey,
     rawPath,
     rawQueryString,
     headers,
@@ -133,12 +135,12 @@ export function httpApiEvent(
       domainPrefix: options.functionUrl ? 'abcdefghij' : 'abc123',
       http: { method: r.method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'vitest' },
       requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
-      routeKey: options.functionUrl ? '$default' : 'ANY /{proxy+}',
+      routeKey,
       stage,
       time: '01/Jan/2026:00:00:00 +0000',
       timeEpoch: NOW,
     },
-    ...(options.functionUrl ? {} : { pathParameters: { proxy: r.path.slice(1) } }),
+    ...(routeKey === '$default' ? {} : { pathParameters: { proxy: r.path.slice(1) } }),
     ...(r.body !== undefined
       ? { body: options.base64 ? Buffer.from(r.body).toString('base64') : r.body }
       : {}),
