@@ -30,6 +30,12 @@ export function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
+/** autocannon's latencies, which its histogram keeps in whole milliseconds (truncated: 0 is under 1 ms). */
+export function wholeMs(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return value < 1 ? '<1' : Math.round(value).toLocaleString('en-US');
+}
+
 export function int(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
