@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
-import { heading, int, ms, ratio, table, us, verdict } from './format.js';
+import { heading, int, ms, ratio, remainderUs, table, us, verdict } from './format.js';
 import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
 import { onInterrupt } from './interrupt.js';
 import { median, quantile } from './measure.js';
@@ -187,14 +187,14 @@ async function measureGroup(group: [kind: string, name: string][]): Promise<Run[
 function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): string[][] {
   const whole = costOf(steps, 'whole');
   const answer = costOf(steps, 'answer');
-  const rows: [string, number][] = [
-    ['a bare node:http request and response (the ceiling server)', bare.cpuUs],
-    ["writing the answer as the API does (its headers, Content-Length)", written.cpuUs - bare.cpuUs],
-    ['the core without the answer (app.serve less engine.searchJson)', whole - answer],
-    ['the answer: engine.searchJson', answer],
-    ['the rest: the adapter, promise, garbage collection', api.cpuUs - written.cpuUs - whole],
+  return [
+    ['a bare node:http request and response (the ceiling server)', us(bare.cpuUs)],
+    ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
+    ['the core without the answer (app.serve less engine.searchJson)', remainderUs(whole - answer)],
+    ['the answer: engine.searchJson', us(answer)],
+    ['the rest: the adapter, promise, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
+    ['the node:http API, measured', us(api.cpuUs)],
   ];
-  return [...rows.map(([what, value]) => [what, us(value)]), ['the node:http API, measured', us(api.cpuUs)]];
 }
 
 try {
