@@ -26,7 +26,7 @@ export type StepPart = 'whole' | 'core' | 'answer' | 'around';
 export interface StepCost {
   step: string;
   part: StepPart;
-  /** Median microseconds per call. */
+  /** Microseconds per call: the median, over interleaved batches, of each batch's time per call. */
   us: number;
 }
 
@@ -70,7 +70,7 @@ export async function measureSteps(zips: string[], engine: Engine = createEngine
     }],
   ];
   const timings = compare(steps.map(([name, , run]) => ({ name, run })), zips.length, { budgetMs });
-  return steps.map(([step, part], i) => ({ step, part, us: timings[i].medianUs }));
+  return steps.map(([step, part], i) => ({ step, part, us: timings[i].batchMedianUs }));
 }
 
 /** The median cost of the one step of that part (`whole` or `answer`). */
