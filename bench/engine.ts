@@ -6,7 +6,7 @@
 //   2. radius fan-out          one walk of the unified index vs geokdbush per carrier vs the floor
 //   3. nearest-k per carrier   LocationIndex.nearest vs geokdbush.around vs a brute-force scan
 //   4. cold start              snapshot load, first query and RSS, in fresh node processes
-//   5. scale                   1M and 10M synthetic points (--quick: 1M only)
+//   5. scale                   1M and 10M synthetic points (--quick: 1M only), 2,000 queries of their own
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -513,16 +513,18 @@ if (wanted(5)) {
     results.push(result);
     console.log(`  ${int(points)} ${distribution}: child process done in ${((performance.now() - w0) / 1e3).toFixed(1)} s`);
   }
-  console.log('  uniform: uniform in the lon/lat box; clustered: Gaussian (sigma 5 mi) around random ZIP points. Queries: random ZIP points.');
+  console.log('  uniform: uniform in the lon/lat box; clustered: Gaussian (sigma 5 mi) around random ZIP points.');
+  console.log(`  queries: ${int(results[0].queries)} random contiguous-US ZIP points of their own (seed ${results[0].querySeed}), not the ${int(QUERIES)} of the sections above`);
   console.log(table(
-    ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MB', 'LocationIndex MB', 'RSS delta MB', 'peak RSS delta MB', 'hits @25 mi', 'hits @5 mi', 'mismatches'],
+    ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MB', 'LocationIndex MB', 'RSS delta MB', 'peak RSS delta MB', 'hits/query 25 mi', 'hits/query 5 mi', 'mismatches'],
     results.map((r) => [
       `${int(r.points)} ${r.distribution}`, ms(r.buildMs), ms(r.indexCtorMs), mb(r.kdbushBytes), mb(r.locationIndexBytes), mb(r.rssDeltaBytes), mb(r.rssPeakDeltaBytes),
       r.hitsPerQuery['within 25 mi'].toFixed(0), r.hitsPerQuery['within 5 mi'].toFixed(1),
       `${Object.values(r.mismatches).reduce((a, b) => a + b, 0)} of ${r.checked * 3}`,
     ]),
   ));
-  console.log('  (LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat);');
+  console.log(`  (hits/query: the mean number of points within the radius, over all ${int(results[0].queries)} queries; at 25 mi, also the unified search's results per query;`);
+  console.log('   LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat);');
   console.log('   RSS delta = RSS with only the LocationIndex alive (input points subtracted) - RSS before generating the points)');
   const rows: string[][] = [];
   for (const r of results) {
@@ -539,7 +541,7 @@ if (wanted(5)) {
     const tm = r.timings;
     const [search, floor, json] = tm['unified search 25 mi'];
     summary.push([
-      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: whole unified search, 25 mi (${int(r.hitsPerQuery['unified search 25 mi'])} results)`,
+      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: whole unified search, 25 mi (${int(r.hitsPerQuery['within 25 mi'])} results per query)`,
       `search ${us(search.meanUs)} us, searchJson ${us(json.meanUs)} us (mean)`,
       `floor ${us(floor.meanUs)} us`,
       `${ratio(search.meanUs / floor.meanUs)} / ${ratio(json.meanUs / floor.meanUs)} of floor`,
