@@ -159,6 +159,26 @@ describe('Lambda event details', () => {
     expect(await statusOf(api, restApiEvent(geocode))).toBe(200);
   });
 
+  it("sends the docs script gzipped where the service passes bytes on, under a load balancer's 1 MB limit", async () => {
+    const script = { method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, deflate, br' } };
+    const plain = replyOf(await lambda(albEvent({ ...script, headers: {} })));
+    for (const event of [albEvent(script), albEvent(script, { multiValue: true }), httpApiEvent(script), httpApiEvent(script, { functionUrl: true })]) {
+      const result = (await lambda(event)) as ALBResult;
+      // AWS: "The maximum size of the response JSON that the Lambda function can send is 1 MB" (ALB).
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(1024 * 1024);
+      expect(result.isBase64Encoded).toBe(true);
+      const reply = replyOf(result);
+      expect(reply.headers['content-encoding']).toBe('gzip');
+      expect(reply.body).toBe(plain.body);
+    }
+    expect(Buffer.byteLength(plain.body)).toBeGreaterThan(1024 * 1024);
+    // A REST API passes base64 on as text unless binary media types are set: it gets the text.
+    const rest = (await lambda(restApiEvent(script))) as APIGatewayProxyResult;
+    expect(rest.isBase64Encoded).toBe(false);
+    expect(rest.headers?.['Content-Encoding']).toBeUndefined();
+    expect(rest.body).toBe(plain.body);
+  });
+
   it('refuses an event of another kind with a JSON 400', async () => {
     for (const event of [{ Records: [] }, { version: '2.0', rawPath: '/api/health', requestContext: {} }]) {
       const reply = replyOf(await lambda(event as unknown as LambdaEvent));
