@@ -179,6 +179,15 @@ describe('Lambda event details', () => {
     expect(rest.body).toBe(plain.body);
   });
 
+  it("answers with the caller's request id, else the invocation's", async () => {
+    const health = { method: 'GET', path: '/api/health' };
+    const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd' };
+    const idOf = async (event: LambdaEvent, ctx?: typeof context) => replyOf(await lambda(event, ctx)).headers['x-request-id'];
+    expect(await idOf(httpApiEvent(health), context)).toBe(context.awsRequestId);
+    expect(await idOf(restApiEvent({ ...health, headers: { 'X-Request-Id': 'trace-42' } }), context)).toBe('trace-42');
+    expect(await idOf(albEvent(health))).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('refuses an event of another kind with a JSON 400', async () => {
     for (const event of [{ Records: [] }, { version: '2.0', rawPath: '/api/health', requestContext: {} }]) {
       const reply = replyOf(await lambda(event as unknown as LambdaEvent));
