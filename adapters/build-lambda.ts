@@ -67,6 +67,6 @@ export async function buildLambda(
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await buildLambda();
-  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`; // decimal, as `carrier-locations build` reports it
   console.log(`${result.bundle} (${mb(result.bundleBytes)}), snapshot ${mb(result.snapshotBytes)}: zip ${result.outDir} and upload it`);
 }

@@ -83,6 +83,16 @@ function routedPath(
   return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
 }
 
+/**
+ * A REST API hands a base64 body to the client as that text unless the API lists binary media
+ * types, so its answers stay text: without Accept-Encoding the core sends nothing gzipped (the
+ * API's own compression setting can gzip them).
+ */
+function textOnly(headers: Record<string, string | undefined>): Record<string, string | undefined> {
+  delete headers['accept-encoding'];
+  return headers;
+}
+
 /** `/carriers/api/health` less `/carriers`; a path without the prefix (the API's own URL) as it is. */
 function withoutBasePath(path: string, basePath: string | undefined): string {
   if (basePath === undefined || !path.startsWith(basePath)) return path;
@@ -105,7 +115,7 @@ const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGa
   statusCode: response.status,
   headers: response.headers,
   body: response.body,
-  isBase64Encoded: false,
+  isBase64Encoded: response.base64 === true,
 });
 
 /**
@@ -122,7 +132,7 @@ const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResu
       method: event.httpMethod,
       path: routedPath(event.path, event.resource, event.pathParameters, basePath),
       query,
-      headers: normalizeHeaders(event.headers),
+      headers: textOnly(normalizeHeaders(event.headers)),
     };
   },
   toResult: apiGatewayResult,
@@ -170,7 +180,7 @@ const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
       statusCode: response.status,
       statusDescription: `${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}`,
       body: response.body,
-      isBase64Encoded: false,
+      isBase64Encoded: response.base64 === true,
     };
     return event.multiValueHeaders
       ? { ...result, multiValueHeaders: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, [value]])) }

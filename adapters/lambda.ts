@@ -4,6 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Context } from 'aws-lambda';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
 import { readConfig } from './http/config.js';
@@ -28,9 +29,9 @@ export interface LambdaTarget {
  */
 export function createLambdaHandler(
   target: LambdaTarget | (() => Promise<LambdaTarget>),
-): (event: LambdaEvent) => Promise<LambdaResult> {
+): (event: LambdaEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<LambdaResult> {
   const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
-  return async (event) => {
+  return async (event, context) => {
     const processor = processorFor(event);
     if (!processor) {
       const { status, headers, body } = errorResponse(400, UNSUPPORTED);
@@ -46,6 +47,8 @@ export function createLambdaHandler(
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
     const request = processor.toRequest(event, started.basePath);
+    // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
+    if (request.headers['x-request-id'] === undefined && context?.awsRequestId) request.headers['x-request-id'] = context.awsRequestId;
     return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
   };
 }

@@ -83,7 +83,9 @@ function hasBody(req: IncomingMessage): boolean {
  * after the answer rather than kept to drain an upload nobody wants.
  */
 export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
-  const length = Buffer.byteLength(response.body);
+  // A body of bytes (a gzipped /docs asset) comes as base64 text.
+  const bytes = response.base64 ? Buffer.from(response.body, 'base64') : undefined;
+  const length = bytes ? bytes.length : Buffer.byteLength(response.body);
   response.headers['Content-Length'] = String(length);
   if (body?.unread()) response.headers.Connection = 'close';
   // Headers and body leave in one write of two pieces (the socket is corked until the end): left
@@ -93,6 +95,8 @@ export function writeResponse(res: ServerResponse, response: HttpResponse, body?
   res.writeHead(response.status, response.headers).flushHeaders();
   // As many bytes as characters: the body is ASCII (nearly every answer is), and as latin1 the
   // same bytes leave without a pass of UTF-8 encoding.
-  res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
+  if (bytes) res.end(bytes);
+  else res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
   socket?.uncork();
 }
+

@@ -92,7 +92,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, body: openapi };
     }
     // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
-    return docs(req.path);
+    return docs(req.path, req.headers);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {

@@ -39,8 +39,10 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Already serialized (JSON for the API, HTML/JS/CSS for /docs). */
+  /** Already serialized (JSON for the API, HTML/JS/CSS for /docs), or base64 text with `base64`. */
   body: string;
+  /** The body is the base64 text of bytes (a gzipped /docs asset): adapters send the bytes. */
+  base64?: boolean | undefined;
 }
 
 /**

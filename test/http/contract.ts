@@ -163,6 +163,11 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       const script = await send({ method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: {} });
       expect(script.status).toBe(200);
       expect(script.body).toContain('SwaggerUIBundle');
+      expect(script.headers.vary).toBe('Accept-Encoding');
+      // Gzipped for a client that takes it, the same text once inflated (each sender inflates, as clients do).
+      const packed = await send({ method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(packed.status).toBe(200);
+      expect(packed.body).toBe(script.body);
     });
   });
 }

@@ -159,6 +159,35 @@ describe('Lambda event details', () => {
     expect(await statusOf(api, restApiEvent(geocode))).toBe(200);
   });
 
+  it("sends the docs script gzipped where the service passes bytes on, under a load balancer's 1 MB limit", async () => {
+    const script = { method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, deflate, br' } };
+    const plain = replyOf(await lambda(albEvent({ ...script, headers: {} })));
+    for (const event of [albEvent(script), albEvent(script, { multiValue: true }), httpApiEvent(script), httpApiEvent(script, { functionUrl: true })]) {
+      const result = (await lambda(event)) as ALBResult;
+      // AWS: "The maximum size of the response JSON that the Lambda function can send is 1 MB" (ALB).
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(1024 * 1024);
+      expect(result.isBase64Encoded).toBe(true);
+      const reply = replyOf(result);
+      expect(reply.headers['content-encoding']).toBe('gzip');
+      expect(reply.body).toBe(plain.body);
+    }
+    expect(Buffer.byteLength(plain.body)).toBeGreaterThan(1024 * 1024);
+    // A REST API passes base64 on as text unless binary media types are set: it gets the text.
+    const rest = (await lambda(restApiEvent(script))) as APIGatewayProxyResult;
+    expect(rest.isBase64Encoded).toBe(false);
+    expect(rest.headers?.['Content-Encoding']).toBeUndefined();
+    expect(rest.body).toBe(plain.body);
+  });
+
+  it("answers with the caller's request id, else the invocation's", async () => {
+    const health = { method: 'GET', path: '/api/health' };
+    const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd' };
+    const idOf = async (event: LambdaEvent, ctx?: typeof context) => replyOf(await lambda(event, ctx)).headers['x-request-id'];
+    expect(await idOf(httpApiEvent(health), context)).toBe(context.awsRequestId);
+    expect(await idOf(restApiEvent({ ...health, headers: { 'X-Request-Id': 'trace-42' } }), context)).toBe('trace-42');
+    expect(await idOf(albEvent(health))).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('refuses an event of another kind with a JSON 400', async () => {
     for (const event of [{ Records: [] }, { version: '2.0', rawPath: '/api/health', requestContext: {} }]) {
       const reply = replyOf(await lambda(event as unknown as LambdaEvent));

@@ -2,6 +2,7 @@
 // real connection shows (oversized uploads, keep-alive after an error).
 
 import { Agent, request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../adapters/http/app.js';
 import { describeApiContract } from './contract.js';
@@ -44,6 +45,28 @@ describe('node:http adapter over a socket', () => {
     expect(small.status).toBe(200);
     expect(small.socket).toBe(big.socket);
     agent.destroy();
+  });
+
+  it('sends a docs asset gzipped, with its compressed length, to a client that takes gzip', async () => {
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        request(`${base}/docs/swagger-ui.css`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const plain = await get({});
+    const packed = await get({ 'accept-encoding': 'br;q=1, gzip;q=0.8' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect([packed.headers['content-encoding'], packed.headers.vary]).toEqual(['gzip', 'Accept-Encoding']);
+    expect(Number(packed.headers['content-length'])).toBe(packed.bytes.length);
+    expect(packed.bytes.length).toBeLessThan(plain.bytes.length / 4);
+    expect(gunzipSync(packed.bytes).equals(plain.bytes)).toBe(true);
+    // gzip;q=0 refuses it.
+    expect((await get({ 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('answers HEAD with the headers of GET and no body, and the connection goes on', async () => {

@@ -1,6 +1,7 @@
 // `Send` implementations for each runtime, and real-shaped Lambda events: a REST API (payload v1),
 // an HTTP API and a Function URL (payload v2), an Application Load Balancer, as AWS delivers them.
 
+import { gunzipSync } from 'node:zlib';
 import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -195,14 +196,19 @@ function rawPairs(rawQuery: string): (readonly [string, string[]])[] {
   return [...byName];
 }
 
+/**
+ * The reply as the client reads it: the service turns a base64 body into its bytes, and the client
+ * inflates what says `Content-Encoding: gzip`, as fetch and browsers do.
+ */
 export function replyOf(result: LambdaResult): ApiReply {
   if (typeof result === 'string') throw new Error('the handler returned a bare string');
   const multi = 'multiValueHeaders' in result ? result.multiValueHeaders : undefined;
-  const headers = result.headers ?? Object.fromEntries(Object.entries(multi ?? {}).map(([k, v]) => [k, v.join(', ')]));
+  const headers = lowerCase(result.headers ?? Object.fromEntries(Object.entries(multi ?? {}).map(([k, v]) => [k, v.join(', ')])));
+  const bytes = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
   return {
     status: result.statusCode ?? 200,
-    headers: lowerCase(headers),
-    body: result.body ?? '',
+    headers,
+    body: (headers['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8'),
   };
 }
 
