@@ -519,7 +519,7 @@ if (wanted(5)) {
     ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MB', 'LocationIndex MB', 'RSS delta MB', 'peak RSS delta MB', 'hits/query 25 mi', 'hits/query 5 mi', 'mismatches'],
     results.map((r) => [
       `${int(r.points)} ${r.distribution}`, ms(r.buildMs), ms(r.indexCtorMs), mb(r.kdbushBytes), mb(r.locationIndexBytes), mb(r.rssDeltaBytes), mb(r.rssPeakDeltaBytes),
-      r.hitsPerQuery['within 25 mi'].toFixed(0), r.hitsPerQuery['within 5 mi'].toFixed(1),
+      int(r.hitsPerQuery['within 25 mi']), r.hitsPerQuery['within 5 mi'].toFixed(1),
       `${Object.values(r.mismatches).reduce((a, b) => a + b, 0)} of ${r.checked * 3}`,
     ]),
   ));
