@@ -8,7 +8,7 @@
 
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { heading, int, ms, table } from './format.js';
+import { heading, int, table, wholeMs } from './format.js';
 import { halfUpload, openRaw, parseReply } from '../test/support/raw-http.js';
 import { serve } from './served.js';
 
@@ -47,7 +47,7 @@ for (const server of ['express', 'node']) {
     await keyed(served.url); // warm-up
     const alone = await keyed(served.url);
     const [withFlood, health] = await Promise.all([keyed(served.url), flood(served.url)]);
-    latency.push([server, ms(alone.latency.p50), ms(alone.latency.p99), ms(withFlood.latency.p50), ms(withFlood.latency.p99), int(health.requests.total), int(health.non2xx + withFlood.non2xx + withFlood.errors)]);
+    latency.push([server, wholeMs(alone.latency.p50), wholeMs(alone.latency.p99), wholeMs(withFlood.latency.p50), wholeMs(withFlood.latency.p99), int(health.requests.total), int(health.non2xx + withFlood.non2xx + withFlood.errors)]);
 
     const before = served.rssMb();
     let peak = before;

@@ -2,6 +2,10 @@
 // fresh node process imports the bundle and answers one API Gateway event (GET /api/locations).
 // Times are taken inside that process; the median of several processes is printed. Also the last
 // section of `npm run bench:http`.
+//
+// The process has AWS_LAMBDA_FUNCTION_NAME set, as Lambda always does: the handler then starts
+// loading its snapshot as the module loads (Lambda's init phase), so the import's time includes
+// the snapshot load, and the first answer is the first query's own work.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLambda } from '../adapters/build-lambda.js';
 import { heading, ms, table, verdict } from './format.js';
+import { onInterrupt } from './interrupt.js';
 import { median } from './measure.js';
 
 const COLD_STARTS = 7;
@@ -35,7 +40,7 @@ function coldStart(bundle: string): Promise<ColdStart> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     cwd: dirname(bundle),
-    env: { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent' },
+    env: { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -67,7 +72,7 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
   const total = median(starts.map((s) => s.importMs + s.firstMs));
   console.log(
     table(
-      ['bundle', 'import ms', 'first answer ms', 'import + answer ms', `target <= ${TARGET_MS} ms`, 'process spawn to exit ms'],
+      ['bundle', 'import + snapshot load ms', 'first answer ms', 'import + answer ms', `target <= ${TARGET_MS} ms`, 'process spawn to exit ms'],
       [[
         `${(build.bundleBytes / 2 ** 20).toFixed(1)} MB + ${(build.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`,
         ms(median(starts.map((s) => s.importMs))),
@@ -79,11 +84,16 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
     ),
   );
   console.log(`  import + answer of each process: ${starts.map((s) => ms(s.importMs + s.firstMs)).join(', ')} ms`);
+  console.log(
+    '  import: the bundle\'s module and the snapshot load the handler starts as it loads (AWS_LAMBDA_FUNCTION_NAME set, as in Lambda); ' +
+      'first answer: the rest of the start (the KV store) and the first query, which decodes the data its answer shows',
+  );
   console.log(`  the machine now: a node process that does nothing takes ${ms(median(bare))} ms from spawn to exit (median, interleaved)`);
 }
 
 if (process.argv[1]?.endsWith('cold-start.ts')) {
   const work = mkdtempSync(join(tmpdir(), 'carrier-bench-cold-start-'));
+  onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   try {
     await lambdaColdStart(join(work, 'lambda'));
   } finally {

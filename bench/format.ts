@@ -25,9 +25,23 @@ export function us(value: number): string {
   return value.toFixed(3);
 }
 
+/**
+ * A remainder in microseconds: a measured total less its parts, each measured on its own. Below
+ * zero it says the parts' noise is larger than what remains, not that something costs less than nothing.
+ */
+export function remainderUs(value: number): string {
+  return value < 0 ? `~0 (within noise: ${us(value)})` : us(value);
+}
+
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return '-';
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+/** autocannon's latencies, which its histogram keeps in whole milliseconds (truncated: 0 is under 1 ms). */
+export function wholeMs(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return value < 1 ? '<1' : Math.round(value).toLocaleString('en-US');
 }
 
 export function int(value: number): string {

@@ -21,8 +21,9 @@ import autocannon from 'autocannon';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
-import { heading, int, ms, ratio, table, us, verdict } from './format.js';
+import { heading, int, ms, ratio, remainderUs, table, us, verdict } from './format.js';
 import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
+import { onInterrupt } from './interrupt.js';
 import { median, quantile } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
@@ -31,22 +32,27 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = 3;
 const CONNECTIONS = 32;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
+
+/**
+ * Sets the cores every thread of this process may run on: `taskset -a`, since without it only the
+ * main thread moves and V8's and libuv's worker threads keep running anywhere. Threads started
+ * later inherit it from the thread that starts them. False where taskset is missing or refuses.
+ */
+function pinSelf(cores: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', cores, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * With two or more cores, the server under test gets core 0 and this process (autocannon) core 1:
  * otherwise the load generator and the server steal each other's CPU, and a server that needs more
  * CPU per request also slows its own load generator, which skews every ratio.
  */
-const pinned = (() => {
-  if (cpus().length < 2) return false;
-  try {
-    execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const pinned = cpus().length >= 2 && pinSelf('1');
 
 console.log(`carrier-locations HTTP bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}`);
 console.log(
@@ -62,8 +68,12 @@ const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
 const engine = createEngine();
 const sizes = zips.map((zip) => JSON.stringify(engine.search({ zip })).length).sort((a, b) => a - b);
 const medianZip = zips.find((zip) => JSON.stringify(engine.search({ zip })).length === sizes[sizes.length >> 1])!;
-const bodyFile = join(work, 'body.json');
-writeFileSync(bodyFile, JSON.stringify(engine.search({ zip: medianZip })));
+/**
+ * The servers' temp folder: the precomputed body, the Lambda build. Made once the in-process steps
+ * are done, as those are seconds of synchronous work during which an interrupt cannot clean up
+ * (and tsx kills its child when it does not take a signal within tens of milliseconds).
+ */
+let work = '';
 console.log(`answer sizes: median ${int(sizes[sizes.length >> 1])} B, p99 ${int(sizes[Math.floor(sizes.length * 0.99)])} B`);
 
 interface Server {
@@ -72,13 +82,16 @@ interface Server {
 }
 
 function startServer(kind: string): Promise<Server> {
-  const command = [process.execPath, '--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, bodyFile];
+  const command = [process.execPath, '--import', 'tsx', join(root, 'bench', 'http-server.ts'), kind, join(work, 'body.json')];
   // taskset execs the command: the child's pid is the server's.
   const [file, ...args] = pinned ? ['taskset', '-c', '0', ...command] : command;
   const child = spawn(file, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // A Ctrl-C reaches the servers too, a signal sent to the bench's process alone does not.
+  const unregister = onInterrupt(() => child.kill());
+  child.on('exit', unregister);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -174,20 +187,24 @@ async function measureGroup(group: [kind: string, name: string][]): Promise<Run[
 function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): string[][] {
   const whole = costOf(steps, 'whole');
   const answer = costOf(steps, 'answer');
-  const rows: [string, number][] = [
-    ['a bare node:http request and response (the ceiling server)', bare.cpuUs],
-    ["writing the answer as the API does (its headers, Content-Length)", written.cpuUs - bare.cpuUs],
-    ['the core without the answer (app.serve less engine.searchJson)', whole - answer],
-    ['the answer: engine.searchJson', answer],
-    ['the rest: the adapter, promise, garbage collection', api.cpuUs - written.cpuUs - whole],
+  return [
+    ['a bare node:http request and response (the ceiling server)', us(bare.cpuUs)],
+    ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
+    ['the core without the answer (app.serve less engine.searchJson)', remainderUs(whole - answer)],
+    ['the answer: engine.searchJson', us(answer)],
+    ['the rest: the adapter, promise, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
+    ['the node:http API, measured', us(api.cpuUs)],
   ];
-  return [...rows.map(([what, value]) => [what, us(value)]), ['the node:http API, measured', us(api.cpuUs)]];
 }
 
 try {
   heading('The core, step by step (in-process, GET /api/locations?zip=<random>, logging off, memory store)');
   const steps = await measureSteps(zips, engine);
   console.log(stepsTable(steps));
+
+  work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
+  onInterrupt(() => rmSync(work, { recursive: true, force: true }));
+  writeFileSync(join(work, 'body.json'), JSON.stringify(engine.search({ zip: medianZip })));
 
   heading('GET /api/locations?zip=<random>');
   const runs = [
@@ -219,7 +236,9 @@ try {
   heading('Where a node:http API request spends the server CPU');
   console.log(table(['part', 'us per request'], cpuBreakdown(node, nodeCeiling, nodeWritten, steps)));
 
+  // The servers are stopped: a cold start gets every core, as in `npm run bench:cold-start`.
+  if (pinned) pinSelf(`0-${cpus().length - 1}`);
   await lambdaColdStart(join(work, 'lambda'));
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 }

@@ -18,8 +18,10 @@ export interface Timing {
   name: string;
   /** Total timed time / total timed calls. */
   meanUs: number;
-  medianUs: number;
-  p99Us: number;
+  /** The median and the p99, over batches, of each batch's time per call (batch time / its calls):
+   *  a batch mean is not a single call, so this p99 says how slow a batch got, not one call. */
+  batchMedianUs: number;
+  batchP99Us: number;
   /** Total timed calls / total timed seconds. */
   callsPerSec: number;
   batches: number;
@@ -105,8 +107,8 @@ export function compare(contenders: Contender[], queryCount: number, options: Co
     return {
       name: c.name,
       meanUs: total[i] / (rounds * sizes[i]) / 1e3,
-      medianUs: quantile(sorted, 0.5) / 1e3,
-      p99Us: quantile(sorted, 0.99) / 1e3,
+      batchMedianUs: quantile(sorted, 0.5) / 1e3,
+      batchP99Us: quantile(sorted, 0.99) / 1e3,
       callsPerSec: (rounds * sizes[i]) / (total[i] / 1e9),
       batches: rounds,
       batchSize: sizes[i],

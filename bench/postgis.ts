@@ -3,18 +3,21 @@
 // geography column of a throwaway cluster on a free loopback port, asked over one connection with
 // a prepared statement (ST_DWithin, ORDER BY distance), over the same seeded ZIPs as `npm run bench`;
 // the lead is over the query returning ids only, the cheapest a client could ask.
-// Figures only, never asserted. Without PostgreSQL and PostGIS it says how to install them.
+// Figures only, never asserted. Without PostgreSQL or PostGIS it says which is missing and how to
+// install it, and exits 1: it could not compare.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { distanceMiles } from '../engine/geo.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, ratio, table, us, verdict } from './format.js';
+import { onInterrupt } from './interrupt.js';
 import { collectYoungGarbage, quantile } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
@@ -25,12 +28,7 @@ const PER_ROUND = 1000;
 /** Untimed calls that start each contender's run. */
 const WARM = 100;
 const METERS_PER_MILE = 1609.344;
-const INSTALL = [
-  'PostgreSQL and PostGIS are not installed, so there is nothing to compare with. To run this comparison:',
-  '  Debian / Ubuntu:  sudo apt-get install postgresql postgis   (e.g. postgresql-15-postgis-3)',
-  '  macOS (Homebrew): brew install postgresql postgis',
-  'then `npm run bench:postgis` again (or set PG_BIN to the folder that holds initdb and pg_ctl).',
-].join('\n');
+const execFileAsync = promisify(execFile);
 
 /** The folder of initdb and pg_ctl: PG_BIN, the newest /usr/lib/postgresql/<version>/bin, or the PATH. */
 function postgresBin(): string | null {
@@ -44,11 +42,45 @@ function postgresBin(): string | null {
   return which.status === 0 ? join(which.stdout.trim(), '..') : null;
 }
 
-/** PostGIS is installed when the server's extension folder holds its control file. */
-function hasPostgis(bin: string): boolean {
+/** What pg_config says of the installed server: its version, and whether its extension folder holds PostGIS. */
+function postgresInstall(bin: string): { version: string; extensions: string | null; postgis: boolean } {
   const config = join(bin, 'pg_config');
-  const share = existsSync(config) ? execFileSync(config, ['--sharedir'], { encoding: 'utf8' }).trim() : '';
-  return share !== '' && existsSync(join(share, 'extension', 'postgis.control'));
+  if (!existsSync(config)) return { version: '', extensions: null, postgis: false };
+  const ask = (flag: string) => execFileSync(config, [flag], { encoding: 'utf8' }).trim();
+  const extensions = join(ask('--sharedir'), 'extension');
+  // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1)"
+  const version = ask('--version').split(' ')[1] ?? '';
+  return { version, extensions, postgis: existsSync(join(extensions, 'postgis.control')) };
+}
+
+/**
+ * Without a server or PostGIS there is no comparison to print: says which is missing and how to
+ * install it, and exits 1. Debian's `postgis` package only recommends the extension itself
+ * (postgresql-<major version>-postgis-3), so an install without recommends must name that.
+ */
+function cannotCompare(bin: string | null): never {
+  const after = 'then `npm run bench:postgis` again (or set PG_BIN to the folder that holds initdb and pg_ctl).';
+  if (bin === null) {
+    console.error([
+      'PostgreSQL is not installed (no initdb and pg_ctl in PG_BIN, /usr/lib/postgresql/<version>/bin or the PATH), so there is nothing to compare with.',
+      'To run this comparison, install PostgreSQL and PostGIS:',
+      '  Debian / Ubuntu:  sudo apt-get install postgresql postgis   (the extension is postgresql-<version>-postgis-3, e.g. postgresql-15-postgis-3, which postgis recommends)',
+      '  macOS (Homebrew): brew install postgresql postgis',
+      after,
+    ].join('\n'));
+  } else {
+    const { version, extensions } = postgresInstall(bin);
+    const major = version.split('.')[0] || '<version>';
+    console.error([
+      `PostgreSQL ${version ? `${version} ` : ''}is installed (${bin}), but not its PostGIS extension ` +
+        `(${extensions ? `no postgis.control in ${extensions}` : `no pg_config in ${bin} to find its extension folder`}), so there is nothing to compare with.`,
+      'To run this comparison, install the extension:',
+      `  Debian / Ubuntu:  sudo apt-get install postgresql-${major}-postgis-3`,
+      '  macOS (Homebrew): brew install postgis',
+      after,
+    ].join('\n'));
+  }
+  process.exit(1);
 }
 
 function freePort(): Promise<number> {
@@ -65,27 +97,39 @@ function freePort(): Promise<number> {
 /**
  * A throwaway cluster: initdb in a temp folder, started on a loopback port with durability off (a
  * benchmark's data is disposable). PostgreSQL refuses to run as root: as root it runs as `postgres`.
+ * pg_ctl starts the server in a session of its own, which outlives this process unless `remove`
+ * stops it: it is called on every way out, an interrupt included. initdb and pg_ctl run
+ * asynchronously so that an interrupt is handled while they run.
  */
-async function startCluster(bin: string): Promise<{ port: number; stop: () => void }> {
+function throwawayCluster(bin: string): { dir: string; start: () => Promise<number>; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'carrier-bench-postgis-'));
+  const data = join(dir, 'data');
   const asUser = process.getuid?.() === 0 ? userIds('postgres') : null;
   if (asUser) {
     chownSync(dir, asUser.uid, asUser.gid);
     chmodSync(dir, 0o700);
   }
-  const run = (file: string, args: string[]) => {
-    const result = spawnSync(join(bin, file), args, { encoding: 'utf8', ...(asUser ?? {}) });
-    if (result.status !== 0) throw new Error(`${file} failed: ${result.stderr || result.stdout}`);
+  const run = async (file: string, args: string[]) => {
+    try {
+      await execFileAsync(join(bin, file), args, { encoding: 'utf8', ...(asUser ?? {}) });
+    } catch (err) {
+      const { stderr, stdout } = err as { stderr?: string; stdout?: string };
+      throw new Error(`${file} failed: ${stderr || stdout || err}`);
+    }
   };
-  const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'bench', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   return {
-    port,
-    stop: () => {
-      spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'], { ...(asUser ?? {}) });
+    dir,
+    async start() {
+      await run('initdb', ['-D', data, '-U', 'bench', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+      const port = await freePort();
+      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      await run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+      return port;
+    },
+    remove() {
+      if (existsSync(join(data, 'postmaster.pid'))) {
+        spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop'], { stdio: 'ignore', ...(asUser ?? {}) });
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -97,24 +141,25 @@ function userIds(name: string): { uid: number; gid: number } {
 }
 
 const bin = postgresBin();
-if (bin === null || !hasPostgis(bin)) {
-  console.log(INSTALL);
-  process.exit(0);
-}
+if (bin === null || !postgresInstall(bin).postgis) cannotCompare(bin);
 
 console.log(`carrier-locations vs PostGIS: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
 const t = content.network;
 const engine = createEngine();
 const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);
-const cluster = await startCluster(bin);
-const client = new pg.Client({ host: '127.0.0.1', port: cluster.port, user: 'bench', database: 'postgres' });
+const cluster = throwawayCluster(bin);
+onInterrupt(cluster.remove);
+let closeClient = (): Promise<void> => Promise.resolve();
 try {
+  const port = await cluster.start();
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'bench', database: 'postgres' });
+  closeClient = () => client.end();
   await client.connect();
   const version = (await client.query('SELECT version() AS v')).rows[0].v as string;
   await client.query('CREATE EXTENSION postgis');
   const postgis = (await client.query('SELECT postgis_lib_version() AS v')).rows[0].v as string;
-  console.log(`${version.split(',')[0]}, PostGIS ${postgis}; throwaway cluster on 127.0.0.1:${cluster.port}`);
+  console.log(`${version.split(',')[0]}, PostGIS ${postgis}; throwaway cluster on 127.0.0.1:${port} in ${cluster.dir}`);
 
   // The same points as the engine's unified index: every unified carrier's locations.
   await client.query('CREATE TABLE location (id integer PRIMARY KEY, geog geography(Point, 4326) NOT NULL)');
@@ -255,14 +300,14 @@ try {
     const sorted = Float64Array.from(times).sort();
     return { mean: times.reduce((a, b) => a + b, 0) / times.length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
   };
-  const pg = contenders.map((c, i) => ({ name: c.name, ...stats(pgTimes[i]) }));
+  const theirs = contenders.map((c, i) => ({ name: c.name, ...stats(pgTimes[i]) }));
   const ours = methods.map((m, i) => ({ name: m.name, ...stats(engineTimes[i]), mean: engineRunUs[i] / (ROUNDS * PER_ROUND) }));
   console.log(table(
     ['contender', 'mean us', 'p50 us', 'p99 us', 'PostGIS prepared / this', 'by default / this', 'with fields / this', 'lead >= 150x'],
-    [...pg, ...ours].map((x, i) => {
-      const lead = pg[0].mean / x.mean;
-      if (i < pg.length) return [x.name, us(x.mean), us(x.p50), us(x.p99), '', '', '', ''];
-      return [x.name, us(x.mean), us(x.p50), us(x.p99), ratio(lead), ratio(pg[1].mean / x.mean), ratio(pg[2].mean / x.mean), verdict(lead >= 150)];
+    [...theirs, ...ours].map((x, i) => {
+      const lead = theirs[0].mean / x.mean;
+      if (i < theirs.length) return [x.name, us(x.mean), us(x.p50), us(x.p99), '', '', '', ''];
+      return [x.name, us(x.mean), us(x.p50), us(x.p99), ratio(lead), ratio(theirs[1].mean / x.mean), ratio(theirs[2].mean / x.mean), verdict(lead >= 150)];
     }),
   ));
   console.log(
@@ -271,6 +316,6 @@ try {
   );
   console.log('  times with process.hrtime.bigint; PostGIS includes the loopback round trip, as any client of it pays.');
 } finally {
-  await client.end().catch(() => undefined);
-  cluster.stop();
+  await closeClient().catch(() => undefined);
+  cluster.remove();
 }

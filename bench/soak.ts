@@ -7,7 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
-import { heading, int, ms, table } from './format.js';
+import { heading, int, table, wholeMs } from './format.js';
 import { serve } from './served.js';
 import { randomZipPoints, SEED } from './workload.js';
 
@@ -43,7 +43,7 @@ for (const server of ['express', 'node']) {
     // The first sample is the idle server; from the first loaded one on, memory should be flat.
     const loaded = samples.slice(1);
     rows.push([
-      server, int(result.requests.total), int(result.requests.average), ms(result.latency.p50), ms(result.latency.p99),
+      server, int(result.requests.total), int(result.requests.average), wholeMs(result.latency.p50), wholeMs(result.latency.p99),
       int(result.errors), int(result.non2xx), samples[0].toFixed(0), `${Math.min(...loaded).toFixed(0)}-${Math.max(...loaded).toFixed(0)}`,
     ]);
   } finally {
