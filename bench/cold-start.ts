@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLambda } from '../adapters/build-lambda.js';
-import { heading, ms, table, verdict } from './format.js';
+import { fileMb, heading, ms, table, verdict } from './format.js';
 import { onInterrupt } from './interrupt.js';
 import { median } from './measure.js';
 
@@ -74,7 +74,7 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
     table(
       ['bundle', 'import + snapshot load ms', 'first answer ms', 'import + answer ms', `target <= ${TARGET_MS} ms`, 'process spawn to exit ms'],
       [[
-        `${(build.bundleBytes / 2 ** 20).toFixed(1)} MB + ${(build.snapshotBytes / 2 ** 20).toFixed(1)} MB snapshot`,
+        `${fileMb(build.bundleBytes)} MB + ${fileMb(build.snapshotBytes)} MB snapshot`,
         ms(median(starts.map((s) => s.importMs))),
         ms(median(starts.map((s) => s.firstMs))),
         ms(total),

@@ -25,7 +25,7 @@ import {
   canReachQuerySchema, geocodeQuerySchema, parseInput, parseWithZod, placeQuerySchema, searchQuerySchema,
 } from '../engine/requests.js';
 import { readSnapshot } from '../engine/snapshot.js';
-import { heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
+import { fileMb, heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
 import { bytesPerCall, compare, latencies, median, quantile, sinkValue, type Contender, type Timing } from './measure.js';
 import type { ScaleResult } from './scale.js';
 import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED, type PointIndex } from './workload.js';
@@ -61,7 +61,7 @@ const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);
 const unified = net.carriers.flatMap((c, i) => (c.unified ? [i] : []));
 const carrierSize = (c: number) => t.carrierLocStart[c + 1] - t.carrierLocStart[c];
 console.log(
-  `snapshot ${DEFAULT_SNAPSHOT.replace(root + '/', '')} (${mb(statSync(DEFAULT_SNAPSHOT).size)} MB): ` +
+  `snapshot ${DEFAULT_SNAPSHOT.replace(root + '/', '')} (${fileMb(statSync(DEFAULT_SNAPSHOT).size)} MB): ` +
     `${int(net.locationCount)} locations, ${net.carriers.length} carriers, ${unified.length} unified with ${int(t.unifiedLoc.length)} locations, ` +
     `${int(content.gazetteer.zipCodes.length)} ZIPs`,
 );

@@ -48,8 +48,14 @@ export function int(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
+/** Memory (RSS, heap, an index's buffers) in MB of 2^20 bytes, as Node's own tools count it. */
 export function mb(bytes: number): string {
   return (bytes / 2 ** 20).toFixed(1);
+}
+
+/** A file's size in MB of 10^6 bytes, as npm and `carrier-locations build` count it. */
+export function fileMb(bytes: number): string {
+  return (bytes / 1e6).toFixed(1);
 }
 
 export function ratio(value: number): string {
