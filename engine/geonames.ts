@@ -128,12 +128,28 @@ export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTabl
   };
 }
 
+/**
+ * The mean of ZIP points, taken the short way round the globe: GeoNames files Wake Island (96898,
+ * at 166.6° E) under Hawaii, whose other ZIPs lie near 157° W, and a plain mean of those longitudes
+ * would put Hawaii's point in the ocean 150 mi east of the islands. Members that span more than half
+ * the globe in longitude are averaged with the western ones moved a turn east, and the mean brought
+ * back into [-180, 180). Every other place's mean is the plain one.
+ */
 function meanPoint(members: number[], lat: Float64Array, lng: Float64Array): [number, number] {
   let sumLat = 0;
   let sumLng = 0;
+  let west = Infinity;
+  let east = -Infinity;
   for (const i of members) {
     sumLat += lat[i];
     sumLng += lng[i];
+    west = Math.min(west, lng[i]);
+    east = Math.max(east, lng[i]);
   }
-  return [sumLat / members.length, sumLng / members.length];
+  const n = members.length;
+  if (east - west <= 180) return [sumLat / n, sumLng / n];
+  let shifted = 0;
+  for (const i of members) shifted += lng[i] < 0 ? lng[i] + 360 : lng[i];
+  const mean = shifted / n;
+  return [sumLat / n, mean >= 180 ? mean - 360 : mean];
 }

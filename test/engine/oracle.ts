@@ -163,7 +163,7 @@ export class Oracle {
     this.zips.sort((a, b) => cmp(a.zip, b.zip));
     this.militaryZips = this.militaryZips.filter((z) => !seen.has(z));
     const placeOf = new Map<string, GazPlace>();
-    const stateSums = new Map<string, { lat: number; lng: number; zips: number }>();
+    const stateSums = new Map<string, { lat: number; lngs: number[]; zips: number }>();
     for (const z of this.zips) {
       this.zipByCode.set(z.zip, z);
       const key = nameKey(z.city);
@@ -178,18 +178,17 @@ export class Oracle {
       }
       place.zips.push(z.zip);
       place.lat += z.lat;
-      place.lng += z.lng;
-      const s = stateSums.get(z.state) ?? { lat: 0, lng: 0, zips: 0 };
+      const s = stateSums.get(z.state) ?? { lat: 0, lngs: [], zips: 0 };
       s.lat += z.lat;
-      s.lng += z.lng;
+      s.lngs.push(z.lng);
       s.zips++;
       stateSums.set(z.state, s);
     }
     for (const p of this.places) {
       p.lat /= p.zips.length;
-      p.lng /= p.zips.length;
+      p.lng = meanLongitude(p.zips.map((zip) => this.zipByCode.get(zip)!.lng));
     }
-    for (const [state, s] of stateSums) this.stateMeans.set(state, { lat: s.lat / s.zips, lng: s.lng / s.zips, zips: s.zips });
+    for (const [state, s] of stateSums) this.stateMeans.set(state, { lat: s.lat / s.zips, lng: meanLongitude(s.lngs), zips: s.zips });
 
     // --- carriers and their locations.
     this.carriers = (JSON.parse(readFileSync(join(dataDir, 'carriers.json'), 'utf8')) as CarrierRow[]).sort((a, b) => cmp(a.id, b.id));
@@ -427,4 +426,16 @@ let sample: Oracle | undefined;
 export function sampleOracle(): Oracle {
   sample ??= new Oracle(stableSampleDir(), ZIP_FILE);
   return sample;
+}
+
+/**
+ * The mean longitude of points the short way round: when they span more than half the globe (Wake
+ * Island filed under Hawaii), every longitude is taken in [0, 360) first and the mean brought back
+ * into [-180, 180).
+ */
+export function meanLongitude(lngs: number[]): number {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (Math.max(...lngs) - Math.min(...lngs) <= 180) return mean(lngs);
+  const turned = mean(lngs.map((lng) => (lng + 360) % 360));
+  return turned >= 180 ? turned - 360 : turned;
 }

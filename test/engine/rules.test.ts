@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError, type Engine, type LocationPage } from '../../engine/index.js';
-import { haversineMiles, releaseStableSampleDir, ZIP_FILE, sampleOracle, type Loc, type Oracle, type ServicePoint } from './oracle.js';
+import { haversineMiles, meanLongitude, releaseStableSampleDir, ZIP_FILE, sampleOracle, type Loc, type Oracle, type ServicePoint } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
 
 const SEED = 7_3_2025;
@@ -36,7 +36,7 @@ function invalid(fn: () => unknown): InvalidInputError {
 }
 
 function mean(rows: string[][]): { lat: number; lng: number } {
-  return { lat: rows.reduce((s, r) => s + Number(r[9]), 0) / rows.length, lng: rows.reduce((s, r) => s + Number(r[10]), 0) / rows.length };
+  return { lat: rows.reduce((s, r) => s + Number(r[9]), 0) / rows.length, lng: meanLongitude(rows.map((r) => Number(r[10]))) };
 }
 
 /** Every page of a paged lookup, concatenated; checks the envelope of each page on the way. */
