@@ -1,15 +1,18 @@
 // One binary file holding a compiled gazetteer and network: a JSON manifest followed by 8-byte
 // aligned sections. Typed arrays become views on the file's buffer (no copy); string columns are
 // NUL-joined UTF-8 (split far faster than JSON.parse would), dictionary-coded when repetitive,
-// and decoded on first use.
+// and decoded on first use. A CRC-32 of everything after the header makes a damaged file fail at
+// load rather than answer from garbled tables.
 
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
-export const SNAPSHOT_VERSION = 3;
-const HEADER_BYTES = 24; // magic (8), version (4), manifest length (4), sections length (8)
+export const SNAPSHOT_VERSION = 4;
+// magic (8), version (4), manifest length (4), sections length (8), CRC-32 of the rest (4), padding (4)
+const HEADER_BYTES = 32;
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
 
 type TypedArray = Int32Array | Uint32Array | Uint8Array | Float64Array | Uint16Array | Int16Array | Float32Array;
@@ -81,6 +84,7 @@ export function encodeSnapshot(content: object): Uint8Array {
     out.set(chunk, cursor);
     cursor += chunk.byteLength;
   }
+  header.setUint32(24, crc32(out.subarray(HEADER_BYTES)), true);
   return out;
 }
 
@@ -103,6 +107,11 @@ export function decodeSnapshot<T>(file: Uint8Array, source = 'snapshot'): T {
   if (HEADER_BYTES + manifestLength > bytes.byteLength) throw truncated();
   const manifest = decoder.decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + manifestLength));
   if (base - bytes.byteOffset + header.getFloat64(16, true) !== bytes.byteLength) throw truncated();
+  // About 3 ms for the 13.6 MB sample: bytes changed in place (a disk or a copy gone wrong) would
+  // otherwise load and answer wrong.
+  if (crc32(bytes.subarray(HEADER_BYTES)) !== header.getUint32(24, true)) {
+    throw new DatasetError([`${source}: corrupt snapshot (its checksum does not match its contents): ${REBUILD}`]);
+  }
   const typed = (section: { type?: string; offset: number; length: number }) =>
     new TYPED[section.type!](bytes.buffer as ArrayBuffer, base + section.offset, section.length);
   const strings = (section: Section) => {

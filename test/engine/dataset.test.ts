@@ -431,6 +431,20 @@ describe('compiled snapshot', () => {
     }
   });
 
+  it('a snapshot changed in place, at any offset, fails at load with a DatasetError', () => {
+    const file = join(root, 'intact.snapshot');
+    buildSnapshot(file, { dataDir: dir, zipFile });
+    const bytes = readFileSync(file);
+    // Past the header: in the manifest, among the sections, the last byte.
+    for (const at of [40, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 1]) {
+      const damaged = Buffer.from(bytes);
+      damaged[at] ^= 0x01;
+      const path = join(root, `flipped-${at}.snapshot`);
+      writeFileSync(path, damaged);
+      expect(datasetError(() => createEngine({ snapshot: path })).message).toMatch(/corrupt snapshot/);
+    }
+  });
+
   it('a missing snapshot file fails loudly', () => {
     expect(() => createEngine({ snapshot: join(root, 'does-not-exist.snapshot') })).toThrow();
   });
