@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { addBuildCommand } from './cli/build.js';
 import { describeError } from './cli/errors.js';
 import { addLookupCommands } from './cli/lookups.js';
+import { guardOutput } from './cli/output.js';
 import { addServeCommand } from './cli/serve.js';
 import { addValidateCommand } from './cli/validate.js';
 
@@ -28,6 +29,7 @@ function createProgram(): Command {
   return program;
 }
 
+guardOutput();
 try {
   await createProgram().parseAsync(process.argv);
 } catch (err) {

@@ -37,6 +37,11 @@ const FILE_PROBLEMS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
 };
 
+/** What a failed system call means, in the words above where they have some (`no space left on the device`). */
+export function systemProblem(err: NodeJS.ErrnoException): string {
+  return (err.code !== undefined ? FILE_PROBLEMS[err.code] : undefined) ?? err.message.split('\n')[0];
+}
+
 /**
  * `nope.snapshot: no such file or directory` for Node's `ENOENT: no such file or directory, open
  * 'nope.snapshot'`. A rename names the file written (its `dest`), not the temporary one.

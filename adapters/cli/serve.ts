@@ -5,6 +5,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { portSchema } from '../http/config.js';
 import { addDataOptions, withDataFlags, type DataFlags, type Env } from './data-source.js';
+import { unguardOutput } from './output.js';
 
 interface ServeFlags extends DataFlags {
   port?: string;
@@ -24,6 +25,7 @@ export function addServeCommand(program: Command): void {
     .addOption(new Option('--server <kind>', 'HTTP server, node being plain node:http (default: $SERVER, else express)').choices(['express', 'node']))
     .addHelpText('after', '\nExample:\n  API_KEYS=mykey:enterprise carrier-locations serve --snapshot my-carriers.snapshot --port 8080')
     .action(async (flags: ServeFlags) => {
+      unguardOutput();
       // Loaded here, not at the top: look-ups and builds need none of the HTTP stack and its logger.
       const { runServer } = await import('../server.js');
       await runServer(serveEnv(process.env, flags));

@@ -16,6 +16,8 @@ export interface CliOptions {
   cwd?: string;
   /** The program and its first arguments; default `node dist/adapters/cli.js`. */
   command?: readonly string[];
+  /** A file descriptor for the process's stdout (`/dev/full`) instead of a pipe; `stdout` is then empty. */
+  stdout?: number;
 }
 
 /** Runs the command line to its end. */
@@ -23,7 +25,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   const child = startCli(args, options);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
+  child.stdout?.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -36,7 +38,7 @@ export function startCli(args: string[], options: CliOptions = {}): ChildProcess
   return spawn(program, [...first, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
   });
 }
 
