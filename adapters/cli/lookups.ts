@@ -21,11 +21,19 @@ const PARAMS = {
 type Param = keyof typeof PARAMS;
 type Query = Partial<Record<Param, string>>;
 
+/** The place of search, which and reach: the endpoints answer 400 without one of them. */
+const PLACE: readonly Param[] = ['zip', 'city', 'state'];
+
 interface Lookup<Result> {
   name: string;
   endpoint: string;
   summary: string;
   params: readonly Param[];
+  /**
+   * Flags the endpoint cannot answer without (a 400 naming its parameter): each entry one flag, or
+   * a group of which one must be given. Missing, they are bad usage (exit 2) that names the flags.
+   */
+  required: readonly (readonly Param[])[];
   example: string;
   answer(engine: Engine, query: Query): Result;
   text(result: Result): string;
@@ -41,6 +49,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations',
     summary: 'terminals of every unified carrier at or near a ZIP, city or state',
     params: ['zip', 'city', 'state', 'radius', 'carriers'],
+    required: [PLACE],
     example: '--zip 75201 --radius 50',
     answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
@@ -51,6 +60,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/which-carriers',
     summary: 'which carriers serve a place, nearest terminal first',
     params: ['zip', 'city', 'state', 'radius'],
+    required: [PLACE],
     example: "--city 'st louis' --state MO",
     answer: (engine, query) => engine.whichCarriers(parseInput(placeQuerySchema, query)),
     text: whichText,
@@ -60,6 +70,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/can-reach',
     summary: 'whether one carrier can reach a place, and the alternatives that can',
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
+    required: [['carrier'], PLACE],
     example: '--carrier <carrier id> --zip 02108',
     answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
     text: reachText,
@@ -69,6 +80,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/geocode',
     summary: "a ZIP's point and its city and state",
     params: ['zip'],
+    required: [['zip']],
     example: '--zip 10001',
     answer: (engine, query) => engine.geocode(parseInput(geocodeQuerySchema, query)),
     text: geocodeText,
@@ -83,6 +95,9 @@ function once(value: string, previous: string | undefined): string {
   return value;
 }
 
+/** `a, b or c` */
+const orList = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
 /** `--carriers` may repeat, as `carriers=` may in the API: the lists add up. */
 function joined(value: string, previous: string | undefined): string {
   return previous === undefined ? value : `${previous},${value}`;
@@ -95,10 +110,18 @@ export function addLookupCommands(program: Command): void {
       .summary(lookup.summary)
       .description(`${lookup.summary[0].toUpperCase()}${lookup.summary.slice(1)}: the answer of ${lookup.endpoint}, as a table.`)
       .addHelpText('after', `\nExample:\n  carrier-locations ${lookup.name} ${lookup.example}`);
-    for (const param of lookup.params) command.addOption(new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once));
+    for (const param of lookup.params) {
+      const option = new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once);
+      // A flag required alone is commander's to check, in its words (`required option '--zip <zip>' not specified`).
+      command.addOption(option.makeOptionMandatory(lookup.required.some((group) => group.length === 1 && group[0] === param)));
+    }
     addDataOptions(command)
       .option('--json', `print exactly the 200 body of ${lookup.endpoint}`)
       .action((flags: LookupFlags) => {
+        for (const group of lookup.required) {
+          if (group.some((param) => flags[param] !== undefined)) continue;
+          command.error(`error: one of ${orList(group.map((param) => `--${param}`))} is required`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+        }
         const query: Query = {};
         for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
         const engine = engineFor(flags);

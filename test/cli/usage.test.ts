@@ -67,7 +67,7 @@ describe('bad usage exits 2 with the reason first', () => {
     [['frobnicate'], /^error: unknown command 'frobnicate'/],
     [['search', '--zipp', '75201'], /^error: unknown option '--zipp'\n\(Did you mean --zip\?\)/],
     [['search', '--zip'], /^error: option '--zip <zip>' argument missing/],
-    [['geocode', '10001'], /^error: too many arguments for 'geocode'/],
+    [['geocode', '--zip', '10001', '10001'], /^error: too many arguments for 'geocode'/],
     [['search', '--zip', '75201', '--snapshot', 'a', '--data', 'b'], /^error: option '--snapshot <file>' cannot be used with option '--data <dir>'/],
     [['serve', '--server', 'fastify'], /^error: option '--server <kind>' argument 'fastify' is invalid/],
     [['geocode', '--zip', '75201', '--zip', '75202'], /^error: option '--zip <zip>' argument '75202' is invalid\. it is given twice\./],
@@ -75,6 +75,12 @@ describe('bad usage exits 2 with the reason first', () => {
     [['serve', '--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid/],
     [['geocode', '--zip', '75201', '--snapshot', ''], /^error: option '--snapshot <file>' argument '' is invalid\. a path is required\./],
     [['geocode', '--zip', '75201', '--data', ' '], /^error: option '--data <dir>' argument ' ' is invalid\. a path is required\./],
+    // A flag the endpoint needs, missing: named as a flag, not as the API's parameter.
+    [['reach', '--zip', '02108'], /^error: required option '--carrier <id>' not specified\n\(add --help for usage\)\n$/],
+    [['geocode', '10001'], /^error: required option '--zip <zip>' not specified\n\(add --help for usage\)\n$/],
+    [['search'], /^error: one of --zip, --city or --state is required\n\(add --help for usage\)\n$/],
+    [['which', '--radius', '5'], /^error: one of --zip, --city or --state is required\n\(add --help for usage\)\n$/],
+    [['reach', '--carrier', 'acme', '--json'], /^error: one of --zip, --city or --state is required\n\(add --help for usage\)\n$/],
   ])('%j', async (args, message) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
