@@ -70,7 +70,7 @@ export async function runServer(env: Record<string, string | undefined> = proces
     running = await startServer(env);
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`configuration error: ${err.message}`);
+      console.error(`error: ${err.message}`);
       process.exit(1);
     }
     throw err;

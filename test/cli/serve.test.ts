@@ -52,12 +52,15 @@ describe('carrier-locations serve', () => {
     expect(await exitCode(child)).toBe(0);
   });
 
-  it('a bad variable is one line, exit 1', async () => {
-    expect(await runCli(['serve'], { env: { ...QUIET, PORT: 'eighty' } })).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'configuration error: PORT must be an integer from 0 to 65535\n',
-    });
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535'],
+    [{ SERVER: 'fastify' }, 'SERVER must be "express" or "node"'],
+    [{ API_KEYS: 'nokey' }, 'API_KEYS entry 1: expected key:plan or key:plan:monthlyQuota'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
+  ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
+    expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });
   });
 });
 
