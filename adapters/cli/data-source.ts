@@ -29,18 +29,24 @@ function nonEmpty(value: string): string {
   return value;
 }
 
-/** A copy of the environment with the flags' choice of data; a flag replaces both variables, so it wins over either. */
+/**
+ * A copy of the environment with the flags' choice of data; a flag replaces both variables, so it
+ * wins over either. The dataset directory chosen is checked however it was chosen, so that
+ * `--data /nope` and `DATA_DIR=/nope` fail in the same words.
+ */
 export function withDataFlags(env: Env, flags: DataFlags): Env {
-  if (flags.snapshot !== undefined) return { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
-  if (flags.data !== undefined) {
-    requireDatasetDir(flags.data);
-    return { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
-  }
-  return { ...env };
+  let out: Env = { ...env };
+  if (flags.snapshot !== undefined) out = { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
+  else if (flags.data !== undefined) out = { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
+  const { snapshotPath, dataDir } = dataChoice(out);
+  if (snapshotPath === undefined && dataDir !== undefined) requireDatasetDir(dataDir);
+  return out;
 }
+
+/** Which data the variables choose, read as the server reads them (a blank one is unset). */
+const dataChoice = ({ SNAPSHOT_PATH, DATA_DIR }: Env) => readConfig({ SNAPSHOT_PATH, DATA_DIR });
 
 /** The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to fail a look-up. */
 export function engineFor(flags: DataFlags, env: Env = process.env): Engine {
-  const { SNAPSHOT_PATH, DATA_DIR } = withDataFlags(env, flags);
-  return loadEngine(readConfig({ SNAPSHOT_PATH, DATA_DIR }));
+  return loadEngine(dataChoice(withDataFlags(env, flags)));
 }

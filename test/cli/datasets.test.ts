@@ -154,3 +154,31 @@ describe('build', () => {
     expect(noDir.stderr).toMatch(/^error: missing required argument 'dataDir'\n/);
   });
 });
+
+describe('a dataset with errors, loaded by a look-up', () => {
+  it('is its first error, as validate prints it less the level: one error: on the line, never a warning', async () => {
+    const mixed = writeDataset(join(root, 'mixed'), {
+      ...SMALL_DATASET,
+      'terminals.csv': SMALL_DATASET['terminals.csv']
+        .replace('Dallas,TX,75201', 'Dallas,OK,75201') // a warning, on line 2
+        .replace('42.3576', '200'), // an error, on line 3
+    });
+    const findings = checkDataset(mixed).findings;
+    expect(findings.map((f) => [f.line, f.level])).toEqual([[2, 'warning'], [3, 'error']]);
+    const first = findings[1];
+    for (const env of [{}, { DATA_DIR: mixed }]) {
+      const run = await runCli(['geocode', '--zip', '10001', ...('DATA_DIR' in env ? [] : ['--data', mixed])], { env });
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `error: ${first.file}:${first.line}: ${first.message}\n` });
+    }
+  });
+
+  it('a DATA_DIR that is no directory is said as --data says it', async () => {
+    const missing = join(root, 'nowhere');
+    const expected = { code: 1, stdout: '', stderr: `error: ${missing} is not a dataset directory\n` };
+    expect(await runCli(['geocode', '--zip', '10001', '--data', missing])).toEqual(expected);
+    expect(await runCli(['geocode', '--zip', '10001'], { env: { DATA_DIR: missing } })).toEqual(expected);
+    expect(await runCli(['serve'], { env: { DATA_DIR: missing, API_KEYS: 'k:pro' } })).toEqual(expected);
+    // SNAPSHOT_PATH wins over DATA_DIR: the directory is not read then.
+    expect((await runCli(['geocode', '--zip', '10001'], { env: { DATA_DIR: missing, SNAPSHOT_PATH: DEFAULT_SNAPSHOT } })).code).toBe(0);
+  });
+});
