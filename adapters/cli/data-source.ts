@@ -2,11 +2,12 @@
 // server reads (SNAPSHOT_PATH, DATA_DIR), else the bundled sample. The flags are turned into those
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { readConfig } from '../http/config.js';
 import { loadEngine } from '../startup.js';
 import { requireDatasetDir } from './dataset-args.js';
+import { nonEmptyPath } from './paths.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -18,15 +19,9 @@ export interface DataFlags {
 export function addDataOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data').argParser(nonEmpty),
+      new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data').argParser(nonEmptyPath),
     )
-    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)').argParser(nonEmpty));
-}
-
-/** An empty path is a mistake, not a request for the default data (which the variables treat it as). */
-function nonEmpty(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('a path is required.');
-  return value;
+    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)').argParser(nonEmptyPath));
 }
 
 /**

@@ -125,6 +125,25 @@ describe('build', () => {
     expect(run.stderr.split('\n').filter((line) => !line.startsWith('['))).toEqual([`error: ${folder}: is a directory, not a file`, '']);
   });
 
+  it('says what is wrong with an --out that cannot name a file, in words about the path given', async () => {
+    const file = join(root, 'plain.snapshot');
+    writeDataset(root, { 'plain.snapshot': 'not a folder' });
+    const folder = join(root, 'out-folder');
+    mkdirSync(folder, { recursive: true });
+    const cases: [string, string][] = [
+      // The bytes go to a temporary file beside it first: the error names the file asked for.
+      ['/proc/x.snapshot', '/proc/x.snapshot: no such file or directory'],
+      [join(file, 'sub.snapshot'), `${join(file, 'sub.snapshot')}: ${file} is a file, not a folder`],
+      [join(file, 'a', 'sub.snapshot'), `${join(file, 'a', 'sub.snapshot')}: ${file} is a file, not a folder`],
+      [`${folder}/`, `${folder}/ names a folder, not a file: give the file's name too (--out ${folder}/my-carriers.snapshot)`],
+    ];
+    for (const [out, message] of cases) {
+      const run = await runCli(['build', valid, '--out', out]);
+      expect([run.code, run.stdout, run.stderr.split('\n').filter((line) => !line.startsWith('['))]).toEqual([1, '', [`error: ${message}`, '']]);
+    }
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   it('takes the ZIP file to compile against with --zips', async () => {
     const zips = join(root, 'US.txt');
     writeDataset(root, { 'US.txt': [gazetteerRow('75201', 'Elsewhere', 'TX', 30, -97), gazetteerRow('75202', 'Elsewhere', 'TX', 30.1, -97)].join('\n') });
@@ -145,10 +164,13 @@ describe('build', () => {
     expect(existsSync(join(root, 'none.snapshot'))).toBe(false);
   });
 
-  it('names a missing --out or dataset as bad usage, exit 2', async () => {
+  it('names a missing or empty --out or a missing dataset as bad usage, exit 2', async () => {
     const noOut = await runCli(['build', valid]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toMatch(/^error: required option '--out <file>' not specified\n/);
+    const emptyOut = await runCli(['build', valid, '--out', '']);
+    expect(emptyOut.code).toBe(2);
+    expect(emptyOut.stderr).toMatch(/^error: option '--out <file>' argument '' is invalid\. a path is required\.\n\(add --help for usage\)\n$/);
     const noDir = await runCli(['build', '--out', join(root, 'x.snapshot')]);
     expect(noDir.code).toBe(2);
     expect(noDir.stderr).toMatch(/^error: missing required argument 'dataDir'\n/);
