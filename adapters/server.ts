@@ -44,7 +44,8 @@ export async function startServer(
     });
   } catch (err) {
     await core.close();
-    throw err;
+    // A port in use is a setting to change, said as plainly as a bad PORT (not `listen EADDRINUSE: ...`).
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new ConfigError(`port ${config.port} is in use`) : err;
   }
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;

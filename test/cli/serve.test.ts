@@ -4,6 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,25 @@ describe('carrier-locations serve', () => {
     [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
   ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
     expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });
+  });
+});
+
+describe('serve on a port in use', () => {
+  let holder: Server;
+  let port: number;
+  beforeAll(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    port = (holder.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  it.each(['express', 'node'])('--server %s says so in one line, exit 1', async (server) => {
+    expect(await runCli(['serve', '--port', String(port), '--server', server], { env: QUIET })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: port ${port} is in use\n`,
+    });
   });
 });
 
