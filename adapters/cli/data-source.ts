@@ -16,12 +16,13 @@ export interface DataFlags {
   data?: string;
 }
 
+/** What either flag's absence means, in the order it is looked for. */
+const WITHOUT_EITHER = '(without either flag: $SNAPSHOT_PATH, else $DATA_DIR, else the bundled sample)';
+
 export function addDataOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data').argParser(nonEmptyPath),
-    )
-    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)').argParser(nonEmptyPath));
+    .addOption(new Option('--snapshot <file>', `compiled snapshot to load ${WITHOUT_EITHER}`).conflicts('data').argParser(nonEmptyPath))
+    .addOption(new Option('--data <dir>', `dataset directory to compile at start ${WITHOUT_EITHER}`).argParser(nonEmptyPath));
 }
 
 /**

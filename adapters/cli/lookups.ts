@@ -5,6 +5,7 @@
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/index.js';
 import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
 import { geocodeText, reachText, searchText, whichText } from './tables.js';
@@ -15,7 +16,7 @@ const PARAMS = {
   state: ['<code>', '2-letter state code'],
   radius: ['<miles>', 'radius of the nearby search in miles, 1 to 100 (default 25)'],
   carriers: ['<ids>', 'comma-separated carrier ids to search (default: every unified carrier)'],
-  carrier: ['<id>', 'the carrier to check, one that can-reach accepts'],
+  carrier: ['<id>', 'the carrier to check: the id of one with "canReach": true in carriers.json'],
 } as const;
 
 type Param = keyof typeof PARAMS;
@@ -34,7 +35,8 @@ interface Lookup<Result> {
    * a group of which one must be given. Missing, they are bad usage (exit 2) that names the flags.
    */
   required: readonly (readonly Param[])[];
-  example: string;
+  /** The flags of the help's example; from the bundled sample's data where they name a carrier, so it can be pasted. */
+  example: string | ((sample: Engine) => string);
   answer(engine: Engine, query: Query): Result;
   text(result: Result): string;
   /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
@@ -71,7 +73,7 @@ const LOOKUPS = [
     summary: 'whether one carrier can reach a place, and the alternatives that can',
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
     required: [['carrier'], PLACE],
-    example: '--carrier <carrier id> --zip 02108',
+    example: (sample) => `--carrier ${sample.carriers.find((c) => c.canReach)?.id ?? '<id>'} --zip 02108`,
     answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
     text: reachText,
   }),
@@ -95,6 +97,10 @@ function once(value: string, previous: string | undefined): string {
   return value;
 }
 
+function exampleFlags(lookup: Lookup<unknown>): string {
+  return typeof lookup.example === 'string' ? lookup.example : lookup.example(createEngine());
+}
+
 /** `a, b or c` */
 const orList = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 
@@ -109,7 +115,8 @@ export function addLookupCommands(program: Command): void {
       .command(lookup.name)
       .summary(lookup.summary)
       .description(`${lookup.summary[0].toUpperCase()}${lookup.summary.slice(1)}: the answer of ${lookup.endpoint}, as a table.`)
-      .addHelpText('after', `\nExample:\n  carrier-locations ${lookup.name} ${lookup.example}`);
+      // A function: the sample is loaded only when the help is shown.
+      .addHelpText('after', () => `\nExample:\n  carrier-locations ${lookup.name} ${exampleFlags(lookup)}`);
     for (const param of lookup.params) {
       const option = new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once);
       // A flag required alone is commander's to check, in its words (`required option '--zip <zip>' not specified`).
