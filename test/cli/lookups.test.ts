@@ -108,6 +108,13 @@ describe('tables show the engine answer in its order', () => {
     expect(run.stdout).toBe(`zip 99999 (not a known place): no locations within 25 mi of ${answer.carriers.length} carriers\n`);
   });
 
+  it('search: a state with nothing in it names no radius, which a state is not searched within', async () => {
+    const answer = engine.search({ state: 'AK' });
+    expect([answer.total, answer.resolved?.city]).toEqual([0, '']);
+    const run = await runCli(['search', '--state', 'AK']);
+    expect([run.code, run.stdout]).toEqual([0, `AK: no locations of ${answer.carriers.length} carriers serve it\n`]);
+  });
+
   it('which: every serving carrier with its nearest terminal, then those that do not serve', async () => {
     const answer = engine.whichCarriers({ city: 'st louis', state: 'MO' });
     const run = await runCli(['which', '--city', 'st louis', '--state', 'MO']);
