@@ -91,11 +91,15 @@ const LOOKUPS = [
 
 type LookupFlags = DataFlags & Query & { json?: boolean };
 
-/** A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API. */
-function once(value: string, previous: string | undefined): string {
-  if (previous !== undefined) throw new InvalidArgumentError('it is given twice.');
+/**
+ * A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API.
+ * Commander puts the message after its own sentence (`option '--zip <zip>' argument '10001' is
+ * invalid.`): it is a sentence too.
+ */
+const once = (param: Param) => (value: string, previous: string | undefined): string => {
+  if (previous !== undefined) throw new InvalidArgumentError(`--${param} was already given as '${previous}': give it once.`);
   return value;
-}
+};
 
 function exampleFlags(lookup: Lookup<unknown>): string {
   return typeof lookup.example === 'string' ? lookup.example : lookup.example(createEngine());
@@ -118,7 +122,7 @@ export function addLookupCommands(program: Command): void {
       // A function: the sample is loaded only when the help is shown.
       .addHelpText('after', () => `\nExample:\n  carrier-locations ${lookup.name} ${exampleFlags(lookup)}`);
     for (const param of lookup.params) {
-      const option = new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once);
+      const option = new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once(param));
       // A flag required alone is commander's to check, in its words (`required option '--zip <zip>' not specified`).
       command.addOption(option.makeOptionMandatory(lookup.required.some((group) => group.length === 1 && group[0] === param)));
     }

@@ -8,7 +8,8 @@ import { InvalidArgumentError } from 'commander';
 
 /** An empty path is a mistake, not a request for the default (which the variables treat it as). */
 export function nonEmptyPath(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('a path is required.');
+  // After commander's own sentence (`option '--out <file>' argument '' is invalid.`): a sentence too.
+  if (value.trim() === '') throw new InvalidArgumentError('A path is required.');
   return value;
 }
 

@@ -171,7 +171,7 @@ describe('build', () => {
     expect(noOut.stderr).toMatch(/^error: required option '--out <file>' not specified\n/);
     const emptyOut = await runCli(['build', valid, '--out', '']);
     expect(emptyOut.code).toBe(2);
-    expect(emptyOut.stderr).toMatch(/^error: option '--out <file>' argument '' is invalid\. a path is required\.\n\(add --help for usage\)\n$/);
+    expect(emptyOut.stderr).toMatch(/^error: option '--out <file>' argument '' is invalid\. A path is required\.\n\(add --help for usage\)\n$/);
     const noDir = await runCli(['build', '--out', join(root, 'x.snapshot')]);
     expect(noDir.code).toBe(2);
     expect(noDir.stderr).toMatch(/^error: missing required argument 'dataDir'\n/);
