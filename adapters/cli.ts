@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { addBuildCommand } from './cli/build.js';
 import { describeError } from './cli/errors.js';
+import { addHelpCommand } from './cli/help.js';
 import { addLookupCommands } from './cli/lookups.js';
 import { guardOutput } from './cli/output.js';
 import { addServeCommand } from './cli/serve.js';
@@ -26,6 +27,7 @@ function createProgram(): Command {
   addValidateCommand(program);
   addServeCommand(program);
   addLookupCommands(program);
+  addHelpCommand(program);
   return program;
 }
 

@@ -1,10 +1,12 @@
 // `npm start`: the API as a self-hosted server, on Express (default) or plain node:http
 // (SERVER=node), configured from the environment. SIGTERM/SIGINT stop it gracefully: no new
-// connections, requests in flight finish within SHUTDOWN_TIMEOUT_MS, then the KV store is closed.
+// connections, requests in flight finish within SHUTDOWN_TIMEOUT_MS, then the KV store is closed;
+// a second one ends it at once.
 // SIGHUP reloads the data (SNAPSHOT_PATH or DATA_DIR) from disk without stopping.
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
@@ -44,7 +46,8 @@ export async function startServer(
     });
   } catch (err) {
     await core.close();
-    throw err;
+    // A port in use is a setting to change, said as plainly as a bad PORT (not `listen EADDRINUSE: ...`).
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new ConfigError(`port ${config.port} is in use`) : err;
   }
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
@@ -70,14 +73,22 @@ export async function runServer(env: Record<string, string | undefined> = proces
     running = await startServer(env);
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`configuration error: ${err.message}`);
+      console.error(`error: ${err.message}`);
       process.exit(1);
     }
     throw err;
   }
   console.log(`carrier locations API listening on ${running.url} (docs: ${running.url}/docs)`);
   if (running.devKey) console.log(`development API key (send as X-API-Key): ${running.devKey}`);
-  const stop = (signal: string) => {
+  let stopping = false;
+  const stop = (signal: 'SIGTERM' | 'SIGINT') => {
+    if (stopping) {
+      // A second signal (Ctrl-C again) is someone who will not wait for the deadline: exit now,
+      // with the code of a process ended by that signal (130 for SIGINT), as servers do.
+      console.log(`${signal} received again: exiting without waiting for requests in flight`);
+      process.exit(128 + constants.signals[signal]);
+    }
+    stopping = true;
     console.log(`${signal} received: finishing requests in flight`);
     running.close().then(
       () => process.exit(0),
@@ -87,8 +98,8 @@ export async function runServer(env: Record<string, string | undefined> = proces
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGHUP', () => void running.reload());
 }
 

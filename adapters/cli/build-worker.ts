@@ -1,6 +1,7 @@
 // The work of `carrier-locations build`, in a worker thread so that the main thread stays free to
 // draw the progress: check the dataset, compile it, write the snapshot, reporting each step.
 
+import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../engine/index.js';
 import { describeError } from './errors.js';
@@ -28,7 +29,18 @@ function build({ dataDir, zipFile, out }: BuildJob, report: (message: BuildMessa
   report({ type: 'step', step: 'compile' });
   const content = compileDataset({ dataset, gazetteer });
   report({ type: 'step', step: 'write' });
-  report({ type: 'written', bytes: writeSnapshot(out, content) });
+  report({ type: 'written', bytes: writeTo(out, content) });
+}
+
+function writeTo(out: string, content: object): number {
+  try {
+    return writeSnapshot(out, content);
+  } catch (err) {
+    // The bytes go to a temporary file beside `out` first: failing to write that is failing to write `out`.
+    const { path } = err as NodeJS.ErrnoException;
+    if (path !== undefined && resolve(dirname(path)) === resolve(dirname(out)) && resolve(path) !== resolve(out)) (err as NodeJS.ErrnoException).path = out;
+    throw err;
+  }
 }
 
 const report = (message: BuildMessage) => parentPort!.postMessage(message);

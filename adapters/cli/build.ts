@@ -5,11 +5,12 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { formatFinding, type Finding } from '../../engine/index.js';
 import { DEFAULT_SNAPSHOT, SAMPLE_DATA_DIR } from '../../engine/package-files.js';
 import type { BuildJob, BuildMessage, BuildStep } from './build-worker.js';
 import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';
+import { nonEmptyPath, requireFilePath } from './paths.js';
 import { stepProgress, type StepProgress } from './progress.js';
 
 interface BuildFlags {
@@ -28,12 +29,13 @@ export function addBuildCommand(program: Command): void {
         'load in milliseconds. Warnings are printed and the build goes on; with an error nothing is written (exit 1).',
     )
     .argument('<dataDir>', DATA_DIR_HELP)
-    .requiredOption('--out <file>', 'snapshot file to write (replaced whole, never half-written)')
+    .addOption(new Option('--out <file>', 'snapshot file to write (replaced whole, never half-written)').makeOptionMandatory().argParser(nonEmptyPath))
     .addOption(zipsOption())
     .addHelpText('after', '\nExample:\n  carrier-locations build ./my-carriers --out my-carriers.snapshot')
     .action(async (dataDir: string, flags: BuildFlags) => {
       requireDatasetDir(dataDir);
       refuseBundledSnapshot(dataDir, flags);
+      requireFilePath(flags.out);
       const started = performance.now();
       const labels: Record<BuildStep, string> = { check: `checking ${dataDir}`, compile: 'compiling', write: `writing ${flags.out}` };
       const progress = stepProgress(STEPS.map((step) => labels[step]));

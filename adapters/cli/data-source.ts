@@ -2,11 +2,12 @@
 // server reads (SNAPSHOT_PATH, DATA_DIR), else the bundled sample. The flags are turned into those
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { readConfig } from '../http/config.js';
 import { loadEngine } from '../startup.js';
 import { requireDatasetDir } from './dataset-args.js';
+import { nonEmptyPath } from './paths.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -15,32 +16,33 @@ export interface DataFlags {
   data?: string;
 }
 
+/** What either flag's absence means, in the order it is looked for. */
+const WITHOUT_EITHER = '(without either flag: $SNAPSHOT_PATH, else $DATA_DIR, else the bundled sample)';
+
 export function addDataOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option('--snapshot <file>', 'compiled snapshot to load (default: $SNAPSHOT_PATH, else the bundled sample)').conflicts('data').argParser(nonEmpty),
-    )
-    .addOption(new Option('--data <dir>', 'dataset directory to compile at start (default: $DATA_DIR)').argParser(nonEmpty));
+    .addOption(new Option('--snapshot <file>', `compiled snapshot to load ${WITHOUT_EITHER}`).conflicts('data').argParser(nonEmptyPath))
+    .addOption(new Option('--data <dir>', `dataset directory to compile at start ${WITHOUT_EITHER}`).argParser(nonEmptyPath));
 }
 
-/** An empty path is a mistake, not a request for the default data (which the variables treat it as). */
-function nonEmpty(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('a path is required.');
-  return value;
-}
-
-/** A copy of the environment with the flags' choice of data; a flag replaces both variables, so it wins over either. */
+/**
+ * A copy of the environment with the flags' choice of data; a flag replaces both variables, so it
+ * wins over either. The dataset directory chosen is checked however it was chosen, so that
+ * `--data /nope` and `DATA_DIR=/nope` fail in the same words.
+ */
 export function withDataFlags(env: Env, flags: DataFlags): Env {
-  if (flags.snapshot !== undefined) return { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
-  if (flags.data !== undefined) {
-    requireDatasetDir(flags.data);
-    return { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
-  }
-  return { ...env };
+  let out: Env = { ...env };
+  if (flags.snapshot !== undefined) out = { ...env, SNAPSHOT_PATH: flags.snapshot, DATA_DIR: undefined };
+  else if (flags.data !== undefined) out = { ...env, SNAPSHOT_PATH: undefined, DATA_DIR: flags.data };
+  const { snapshotPath, dataDir } = dataChoice(out);
+  if (snapshotPath === undefined && dataDir !== undefined) requireDatasetDir(dataDir);
+  return out;
 }
+
+/** Which data the variables choose, read as the server reads them (a blank one is unset). */
+const dataChoice = ({ SNAPSHOT_PATH, DATA_DIR }: Env) => readConfig({ SNAPSHOT_PATH, DATA_DIR });
 
 /** The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to fail a look-up. */
 export function engineFor(flags: DataFlags, env: Env = process.env): Engine {
-  const { SNAPSHOT_PATH, DATA_DIR } = withDataFlags(env, flags);
-  return loadEngine(readConfig({ SNAPSHOT_PATH, DATA_DIR }));
+  return loadEngine(dataChoice(withDataFlags(env, flags)));
 }

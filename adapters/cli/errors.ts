@@ -2,13 +2,16 @@
 // stack trace (exit code 1).
 
 import { DatasetError } from '../../engine/errors.js';
+import type { Finding } from '../../engine/index.js';
 
 /** Optional peer dependencies: a command that needs one says how to install it. */
 const OPTIONAL_PEERS = ['express', 'ioredis', 'swagger-ui-dist'];
 
 export function describeError(err: unknown): string {
   if (err instanceof DatasetError) {
-    const [first, ...rest] = err.problems;
+    // A dataset check's problems are its findings, warnings too: the errors are what failed.
+    const errors = err.findings.filter((f) => f.level === 'error');
+    const [first, ...rest] = errors.length > 0 ? errors.map(findingText) : err.problems;
     return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
   }
   const file = fileProblem(err);
@@ -18,6 +21,12 @@ export function describeError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0];
 }
+
+/**
+ * `service-points.csv:5: terminalCode "NOPE" ...`: a finding as validate prints it, less its level,
+ * which the line's own `error:` already says.
+ */
+const findingText = (f: Finding) => `${f.file}${f.line > 0 ? `:${f.line}` : ''}: ${f.message}`;
 
 /** The optional peer a failed import was looking for, if that is what failed. */
 function missingPeer(err: unknown): string | undefined {

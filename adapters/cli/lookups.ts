@@ -5,6 +5,7 @@
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
+import { createEngine } from '../../engine/index.js';
 import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
 import { geocodeText, reachText, searchText, whichText } from './tables.js';
@@ -15,18 +16,27 @@ const PARAMS = {
   state: ['<code>', '2-letter state code'],
   radius: ['<miles>', 'radius of the nearby search in miles, 1 to 100 (default 25)'],
   carriers: ['<ids>', 'comma-separated carrier ids to search (default: every unified carrier)'],
-  carrier: ['<id>', 'the carrier to check, one that can-reach accepts'],
+  carrier: ['<id>', 'the carrier to check: the id of one with "canReach": true in carriers.json'],
 } as const;
 
 type Param = keyof typeof PARAMS;
 type Query = Partial<Record<Param, string>>;
+
+/** The place of search, which and reach: the endpoints answer 400 without one of them. */
+const PLACE: readonly Param[] = ['zip', 'city', 'state'];
 
 interface Lookup<Result> {
   name: string;
   endpoint: string;
   summary: string;
   params: readonly Param[];
-  example: string;
+  /**
+   * Flags the endpoint cannot answer without (a 400 naming its parameter): each entry one flag, or
+   * a group of which one must be given. Missing, they are bad usage (exit 2) that names the flags.
+   */
+  required: readonly (readonly Param[])[];
+  /** The flags of the help's example; from the bundled sample's data where they name a carrier, so it can be pasted. */
+  example: string | ((sample: Engine) => string);
   answer(engine: Engine, query: Query): Result;
   text(result: Result): string;
   /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
@@ -41,6 +51,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations',
     summary: 'terminals of every unified carrier at or near a ZIP, city or state',
     params: ['zip', 'city', 'state', 'radius', 'carriers'],
+    required: [PLACE],
     example: '--zip 75201 --radius 50',
     answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
@@ -51,6 +62,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/which-carriers',
     summary: 'which carriers serve a place, nearest terminal first',
     params: ['zip', 'city', 'state', 'radius'],
+    required: [PLACE],
     example: "--city 'st louis' --state MO",
     answer: (engine, query) => engine.whichCarriers(parseInput(placeQuerySchema, query)),
     text: whichText,
@@ -60,7 +72,8 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/can-reach',
     summary: 'whether one carrier can reach a place, and the alternatives that can',
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
-    example: '--carrier <carrier id> --zip 02108',
+    required: [['carrier'], PLACE],
+    example: (sample) => `--carrier ${sample.carriers.find((c) => c.canReach)?.id ?? '<id>'} --zip 02108`,
     answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
     text: reachText,
   }),
@@ -69,6 +82,7 @@ const LOOKUPS = [
     endpoint: 'GET /api/locations/geocode',
     summary: "a ZIP's point and its city and state",
     params: ['zip'],
+    required: [['zip']],
     example: '--zip 10001',
     answer: (engine, query) => engine.geocode(parseInput(geocodeQuerySchema, query)),
     text: geocodeText,
@@ -77,11 +91,22 @@ const LOOKUPS = [
 
 type LookupFlags = DataFlags & Query & { json?: boolean };
 
-/** A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API. */
-function once(value: string, previous: string | undefined): string {
-  if (previous !== undefined) throw new InvalidArgumentError('it is given twice.');
+/**
+ * A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API.
+ * Commander puts the message after its own sentence (`option '--zip <zip>' argument '10001' is
+ * invalid.`): it is a sentence too.
+ */
+const once = (param: Param) => (value: string, previous: string | undefined): string => {
+  if (previous !== undefined) throw new InvalidArgumentError(`--${param} was already given as '${previous}': give it once.`);
   return value;
+};
+
+function exampleFlags(lookup: Lookup<unknown>): string {
+  return typeof lookup.example === 'string' ? lookup.example : lookup.example(createEngine());
 }
+
+/** `a, b or c` */
+const orList = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 
 /** `--carriers` may repeat, as `carriers=` may in the API: the lists add up. */
 function joined(value: string, previous: string | undefined): string {
@@ -94,11 +119,20 @@ export function addLookupCommands(program: Command): void {
       .command(lookup.name)
       .summary(lookup.summary)
       .description(`${lookup.summary[0].toUpperCase()}${lookup.summary.slice(1)}: the answer of ${lookup.endpoint}, as a table.`)
-      .addHelpText('after', `\nExample:\n  carrier-locations ${lookup.name} ${lookup.example}`);
-    for (const param of lookup.params) command.addOption(new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once));
+      // A function: the sample is loaded only when the help is shown.
+      .addHelpText('after', () => `\nExample:\n  carrier-locations ${lookup.name} ${exampleFlags(lookup)}`);
+    for (const param of lookup.params) {
+      const option = new Option(`--${param} ${PARAMS[param][0]}`, PARAMS[param][1]).argParser(param === 'carriers' ? joined : once(param));
+      // A flag required alone is commander's to check, in its words (`required option '--zip <zip>' not specified`).
+      command.addOption(option.makeOptionMandatory(lookup.required.some((group) => group.length === 1 && group[0] === param)));
+    }
     addDataOptions(command)
       .option('--json', `print exactly the 200 body of ${lookup.endpoint}`)
       .action((flags: LookupFlags) => {
+        for (const group of lookup.required) {
+          if (group.some((param) => flags[param] !== undefined)) continue;
+          command.error(`error: one of ${orList(group.map((param) => `--${param}`))} is required`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+        }
         const query: Query = {};
         for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
         const engine = engineFor(flags);

@@ -22,7 +22,9 @@ export function addServeCommand(program: Command): void {
     );
   addDataOptions(serve)
     .addOption(new Option('--port <n>', 'port to listen on (default: $PORT, else 3000)').argParser(port))
-    .addOption(new Option('--server <kind>', 'HTTP server, node being plain node:http (default: $SERVER, else express)').choices(['express', 'node']))
+    .addOption(
+      new Option('--server <kind>', 'HTTP server: express needs the express package, node is plain node:http (default: $SERVER, else express)').choices(['express', 'node']),
+    )
     .addHelpText('after', '\nExample:\n  API_KEYS=mykey:enterprise carrier-locations serve --snapshot my-carriers.snapshot --port 8080')
     .action(async (flags: ServeFlags) => {
       unguardOutput();

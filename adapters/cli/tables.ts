@@ -28,7 +28,12 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 export function searchText(result: SearchResult): string {
   const where = placeText(result.resolved, result.query);
   const radius = result.query.radiusMiles;
-  if (result.total === 0) return `${where}: no locations within ${radius} mi of ${plural(result.carriers.length, 'carrier')}`;
+  if (result.total === 0) {
+    // A state (a place with no city) is searched for exact matches only: no radius was looked in.
+    const isState = result.resolved !== null && result.resolved.city === '';
+    const carriers = plural(result.carriers.length, 'carrier');
+    return isState ? `${where}: no locations of ${carriers} serve it` : `${where}: no locations within ${radius} mi of ${carriers}`;
+  }
   // An exact result serves the place at whatever distance; only the nearby ones are bounded by the radius.
   const exact = result.results.filter((r) => r.match === 'exact').length;
   const found = [exact > 0 && `${exact} ${exact === 1 ? 'serves' : 'serve'} it`, exact < result.total && `${result.total - exact} nearby within ${radius} mi`];

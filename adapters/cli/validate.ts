@@ -26,11 +26,13 @@ export function addValidateCommand(program: Command): void {
       requireDatasetDir(dataDir);
       const { findings } = checkDataset(dataDir, { zipFile: flags.zips });
       const count = countFindings(findings);
+      const failedOnWarnings = count.errors === 0 && flags.strict === true && count.warnings > 0;
       if (flags.json) console.log(JSON.stringify(findings));
       else {
         for (const finding of findings) console.log(formatFinding(finding));
-        console.log(`${dataDir}: ${count.text}`);
+        // Errors say why the check failed; warnings alone fail it only under --strict, which the count alone does not say.
+        console.log(`${dataDir}: ${count.text}${failedOnWarnings ? ' (--strict: warnings fail the check)' : ''}`);
       }
-      if (count.errors > 0 || (flags.strict && count.warnings > 0)) process.exitCode = 1;
+      if (count.errors > 0 || failedOnWarnings) process.exitCode = 1;
     });
 }

@@ -64,9 +64,10 @@ describe('validate', () => {
   it('warnings pass, and fail with --strict', async () => {
     const { findings } = checkDataset(warned);
     expect(findings.map((f) => f.level)).toEqual(['warning']);
-    const printed = `${formatFinding(findings[0])}\n${warned}: 0 errors, 1 warning\n`;
-    expect(await runCli(['validate', warned])).toEqual({ code: 0, stdout: printed, stderr: '' });
-    expect(await runCli(['validate', warned, '--strict'])).toEqual({ code: 1, stdout: printed, stderr: '' });
+    const printed = `${formatFinding(findings[0])}\n${warned}: 0 errors, 1 warning`;
+    expect(await runCli(['validate', warned])).toEqual({ code: 0, stdout: `${printed}\n`, stderr: '' });
+    // The count says why the check failed.
+    expect(await runCli(['validate', warned, '--strict'])).toEqual({ code: 1, stdout: `${printed} (--strict: warnings fail the check)\n`, stderr: '' });
   });
 
   it('a path that is no directory is one line, exit 1', async () => {
@@ -125,6 +126,25 @@ describe('build', () => {
     expect(run.stderr.split('\n').filter((line) => !line.startsWith('['))).toEqual([`error: ${folder}: is a directory, not a file`, '']);
   });
 
+  it('says what is wrong with an --out that cannot name a file, in words about the path given', async () => {
+    const file = join(root, 'plain.snapshot');
+    writeDataset(root, { 'plain.snapshot': 'not a folder' });
+    const folder = join(root, 'out-folder');
+    mkdirSync(folder, { recursive: true });
+    const cases: [string, string][] = [
+      // The bytes go to a temporary file beside it first: the error names the file asked for.
+      ['/proc/x.snapshot', '/proc/x.snapshot: no such file or directory'],
+      [join(file, 'sub.snapshot'), `${join(file, 'sub.snapshot')}: ${file} is a file, not a folder`],
+      [join(file, 'a', 'sub.snapshot'), `${join(file, 'a', 'sub.snapshot')}: ${file} is a file, not a folder`],
+      [`${folder}/`, `${folder}/ names a folder, not a file: give the file's name too (--out ${folder}/my-carriers.snapshot)`],
+    ];
+    for (const [out, message] of cases) {
+      const run = await runCli(['build', valid, '--out', out]);
+      expect([run.code, run.stdout, run.stderr.split('\n').filter((line) => !line.startsWith('['))]).toEqual([1, '', [`error: ${message}`, '']]);
+    }
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   it('takes the ZIP file to compile against with --zips', async () => {
     const zips = join(root, 'US.txt');
     writeDataset(root, { 'US.txt': [gazetteerRow('75201', 'Elsewhere', 'TX', 30, -97), gazetteerRow('75202', 'Elsewhere', 'TX', 30.1, -97)].join('\n') });
@@ -145,12 +165,43 @@ describe('build', () => {
     expect(existsSync(join(root, 'none.snapshot'))).toBe(false);
   });
 
-  it('names a missing --out or dataset as bad usage, exit 2', async () => {
+  it('names a missing or empty --out or a missing dataset as bad usage, exit 2', async () => {
     const noOut = await runCli(['build', valid]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toMatch(/^error: required option '--out <file>' not specified\n/);
+    const emptyOut = await runCli(['build', valid, '--out', '']);
+    expect(emptyOut.code).toBe(2);
+    expect(emptyOut.stderr).toMatch(/^error: option '--out <file>' argument '' is invalid\. A path is required\.\n\(add --help for usage\)\n$/);
     const noDir = await runCli(['build', '--out', join(root, 'x.snapshot')]);
     expect(noDir.code).toBe(2);
     expect(noDir.stderr).toMatch(/^error: missing required argument 'dataDir'\n/);
+  });
+});
+
+describe('a dataset with errors, loaded by a look-up', () => {
+  it('is its first error, as validate prints it less the level: one error: on the line, never a warning', async () => {
+    const mixed = writeDataset(join(root, 'mixed'), {
+      ...SMALL_DATASET,
+      'terminals.csv': SMALL_DATASET['terminals.csv']
+        .replace('Dallas,TX,75201', 'Dallas,OK,75201') // a warning, on line 2
+        .replace('42.3576', '200'), // an error, on line 3
+    });
+    const findings = checkDataset(mixed).findings;
+    expect(findings.map((f) => [f.line, f.level])).toEqual([[2, 'warning'], [3, 'error']]);
+    const first = findings[1];
+    for (const env of [{}, { DATA_DIR: mixed }]) {
+      const run = await runCli(['geocode', '--zip', '10001', ...('DATA_DIR' in env ? [] : ['--data', mixed])], { env });
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `error: ${first.file}:${first.line}: ${first.message}\n` });
+    }
+  });
+
+  it('a DATA_DIR that is no directory is said as --data says it', async () => {
+    const missing = join(root, 'nowhere');
+    const expected = { code: 1, stdout: '', stderr: `error: ${missing} is not a dataset directory\n` };
+    expect(await runCli(['geocode', '--zip', '10001', '--data', missing])).toEqual(expected);
+    expect(await runCli(['geocode', '--zip', '10001'], { env: { DATA_DIR: missing } })).toEqual(expected);
+    expect(await runCli(['serve'], { env: { DATA_DIR: missing, API_KEYS: 'k:pro' } })).toEqual(expected);
+    // SNAPSHOT_PATH wins over DATA_DIR: the directory is not read then.
+    expect((await runCli(['geocode', '--zip', '10001'], { env: { DATA_DIR: missing, SNAPSHOT_PATH: DEFAULT_SNAPSHOT } })).code).toBe(0);
   });
 });

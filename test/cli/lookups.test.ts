@@ -57,15 +57,15 @@ describe('--carriers given more than once', () => {
   });
 });
 
+// A flag that is missing altogether is bad usage instead (usage.test.ts).
 describe('bad input is the API 400 message, one line, exit 1', () => {
   const cases: [keyof typeof COMMANDS, Record<string, string>][] = [
     ['search', { zip: '7520' }],
     ['search', { zip: '75201', radius: '0x10' }],
     ['search', { zip: '10001', state: 'TX' }],
     ['which', { state: 'ZZ' }],
-    ['reach', { zip: '02108' }],
     ['reach', { carrier: 'carrier-a', zip: '02108' }],
-    ['geocode', {}],
+    ['geocode', { zip: '' }],
   ];
   it.each(cases)('%s %j', async (command, query) => {
     const reply = await api(COMMANDS[command], query);
@@ -106,6 +106,13 @@ describe('tables show the engine answer in its order', () => {
     expect(answer.total).toBe(0);
     const run = await runCli(['search', '--zip', '99999']);
     expect(run.stdout).toBe(`zip 99999 (not a known place): no locations within 25 mi of ${answer.carriers.length} carriers\n`);
+  });
+
+  it('search: a state with nothing in it names no radius, which a state is not searched within', async () => {
+    const answer = engine.search({ state: 'AK' });
+    expect([answer.total, answer.resolved?.city]).toEqual([0, '']);
+    const run = await runCli(['search', '--state', 'AK']);
+    expect([run.code, run.stdout]).toEqual([0, `AK: no locations of ${answer.carriers.length} carriers serve it\n`]);
   });
 
   it('which: every serving carrier with its nearest terminal, then those that do not serve', async () => {

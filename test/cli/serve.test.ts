@@ -4,10 +4,11 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot, createEngine } from '../../engine/index.js';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { writeDataset } from '../support/small-dataset.js';
@@ -52,11 +53,66 @@ describe('carrier-locations serve', () => {
     expect(await exitCode(child)).toBe(0);
   });
 
-  it('a bad variable is one line, exit 1', async () => {
-    expect(await runCli(['serve'], { env: { ...QUIET, PORT: 'eighty' } })).toEqual({
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535'],
+    [{ SERVER: 'fastify' }, 'SERVER must be "express" or "node"'],
+    [{ API_KEYS: 'nokey' }, 'API_KEYS entry 1: expected key:plan or key:plan:monthlyQuota'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
+  ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
+    expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });
+  });
+});
+
+describe('serve stopped twice', () => {
+  it.each([
+    ['express', 'SIGINT', 130],
+    ['node', 'SIGINT', 130],
+    ['node', 'SIGTERM', 143],
+  ] as const)('--server %s: SIGINT then %s exits at once with %i, not at the shutdown deadline', async (server, second, code) => {
+    // A deadline far beyond the test's patience: only the second signal can end it in time.
+    const child = startCli(['serve', '--port', '0', '--server', server], { env: { ...QUIET, SHUTDOWN_TIMEOUT_MS: '60000' } });
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    const url = new URL(await listeningUrl(child));
+    // A request whose headers never end: the graceful stop waits for it.
+    const socket = connect(Number(url.port), '127.0.0.1');
+    socket.on('error', () => {});
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill('SIGINT');
+      await vi.waitFor(() => expect(stdout).toContain('SIGINT received: finishing requests in flight\n'));
+      expect(child.exitCode).toBe(null);
+      const sent = performance.now();
+      child.kill(second);
+      expect(await exitCode(child)).toBe(code);
+      expect(performance.now() - sent).toBeLessThan(5_000);
+      expect(stdout).toMatch(new RegExp(`${second} received again: exiting without waiting for requests in flight\n$`));
+    } finally {
+      socket.destroy();
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('serve on a port in use', () => {
+  let holder: Server;
+  let port: number;
+  beforeAll(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    port = (holder.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  it.each(['express', 'node'])('--server %s says so in one line, exit 1', async (server) => {
+    expect(await runCli(['serve', '--port', String(port), '--server', server], { env: QUIET })).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'configuration error: PORT must be an integer from 0 to 65535\n',
+      stderr: `error: port ${port} is in use\n`,
     });
   });
 });

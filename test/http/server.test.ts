@@ -119,6 +119,6 @@ describe('the npm start process', () => {
   it('exits 1 with the reason when production has no keys', async () => {
     const proc = start({ NODE_ENV: 'production' });
     expect(await proc.exited).toBe(1);
-    expect(proc.output()).toMatch(/configuration error: API_KEYS is required/);
+    expect(proc.output()).toMatch(/^error: API_KEYS is required/m);
   });
 });
