@@ -68,6 +68,10 @@ export async function startServer(
  * run this.
  */
 export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
+  // Standard output is the log and a few plain lines beside it: one that cannot be written (a full
+  // disk) is no reason to stop serving, nor to die on the error event it raises later. The log
+  // says so once on stderr (startup.ts).
+  process.stdout.on('error', () => {});
   let running: RunningServer;
   try {
     running = await startServer(env);

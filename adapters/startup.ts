@@ -2,7 +2,7 @@
 // keys, the KV store, the logger and the core around them. The server, the command line and the
 // Lambda handler differ only in how requests reach the core.
 
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { createApp, type App } from './http/app.js';
@@ -32,7 +32,7 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel }, logDestination());
   const source = engineSource(config, options.defaultSnapshot);
   const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
@@ -57,4 +57,23 @@ function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultS
   if (config.snapshotPath) return { snapshot: config.snapshotPath };
   if (config.dataDir) return { dataDir: config.dataDir };
   return defaultSnapshot ? { snapshot: defaultSnapshot } : {};
+}
+
+/**
+ * Standard output for the log, which stops at its first failed write (a full disk under `> app.log`),
+ * said once on stderr: the service goes on answering. Left to pino, the error would be thrown from
+ * an event with no listener, and the stream's synchronous flush retries a failed write forever, so
+ * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
+ */
+function logDestination(): DestinationStream {
+  const destination = pino.destination(1);
+  let stopped = false;
+  destination.on('error', (err: NodeJS.ErrnoException) => {
+    if (stopped) return;
+    stopped = true;
+    destination.write = () => true;
+    for (const method of ['flush', 'flushSync', 'end', 'destroy'] as const) destination[method] = () => {};
+    if (err.code !== 'EPIPE') console.error(`error: the log could not be written (${err.code ?? err.message}): logging stopped, the service goes on`);
+  });
+  return destination;
 }

@@ -3,7 +3,7 @@
 // ends `serve` with exit code 0.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +115,32 @@ describe('serve on a port in use', () => {
       stderr: `error: port ${port} is in use\n`,
     });
   });
+});
+
+describe('serve with its log on a full disk', () => {
+  // Linux's /dev/full: every write fails with ENOSPC, as on a disk with no space left.
+  it.each(['express', 'node'])('--server %s goes on answering, says once that logging stopped, and stops on SIGTERM', async (server) => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const full = openSync('/dev/full', 'w');
+    const child = startCli(['serve', '--snapshot', snapshot, '--port', String(port), '--server', server], { env: { ...QUIET, LOG_LEVEL: 'info' }, stdout: full });
+    closeSync(full);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      // Nothing on stdout says when it listens: ask until it answers (bounded).
+      await vi.waitFor(async () => expect((await fetch(`${url}/api/health`)).status).toBe(200), { timeout: 20_000, interval: 100 });
+      for (let i = 0; i < 3; i++) expect(await searchBody(url)).toBe(expected);
+      child.kill('SIGTERM');
+      expect(await exitCode(child)).toBe(0);
+      expect(stderr).toBe('error: the log could not be written (ENOSPC): logging stopped, the service goes on\n');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
 
 describe('npm start', () => {
