@@ -13,9 +13,14 @@ export interface Finding {
   message: string;
 }
 
+/** `terminals.csv:12` (`carriers.json` for the file as a whole): where a finding is. */
+export function findingPlace(f: Finding): string {
+  return `${f.file}${f.line > 0 ? `:${f.line}` : ''}`;
+}
+
 /** `terminals.csv:12: error: latitude 200 is not between -90 and 90` */
 export function formatFinding(f: Finding): string {
-  return `${f.file}${f.line > 0 ? `:${f.line}` : ''}: ${f.level}: ${f.message}`;
+  return `${findingPlace(f)}: ${f.level}: ${f.message}`;
 }
 
 /** Collects the findings of one check; `sorted()` orders them by file, then line, keeping the order of each line's. */

@@ -2,7 +2,7 @@
 // stack trace (exit code 1).
 
 import { DatasetError } from '../../engine/errors.js';
-import type { Finding } from '../../engine/index.js';
+import { findingPlace, type Finding } from '../../engine/findings.js';
 
 /** Optional peer dependencies: a command that needs one says how to install it. */
 const OPTIONAL_PEERS = ['express', 'ioredis', 'swagger-ui-dist'];
@@ -26,7 +26,7 @@ export function describeError(err: unknown): string {
  * `service-points.csv:5: terminalCode "NOPE" ...`: a finding as validate prints it, less its level,
  * which the line's own `error:` already says.
  */
-const findingText = (f: Finding) => `${f.file}${f.line > 0 ? `:${f.line}` : ''}: ${f.message}`;
+const findingText = (f: Finding) => `${findingPlace(f)}: ${f.message}`;
 
 /** The optional peer a failed import was looking for, if that is what failed. */
 function missingPeer(err: unknown): string | undefined {
