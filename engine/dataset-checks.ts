@@ -5,7 +5,7 @@
 
 import type { CarrierInfo } from './carriers.js';
 import type { NumberedRow } from './dataset-files.js';
-import { SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
+import { notAZip, SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles } from './geo.js';
@@ -66,7 +66,7 @@ function checkUsAddress(
   if (!zipCode) return;
   const code = usZipCode(zipCode);
   if (code < 0) {
-    error(line, `zipCode "${zipCode}" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)`);
+    error(line, notAZip('zipCode', zipCode, true, ' of a US location'));
     return;
   }
   const z = gazetteer.zipIndexOf(code);

@@ -115,7 +115,7 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
   keyColumns: [],
   fields: {
     carrier: requiredText('carrier'),
-    zip: z.string().regex(/^\d{5}$/, { error: (issue) => `zip "${String(issue.input)}" is not a 5-digit ZIP code` }),
+    zip: z.string().regex(/^\d{5}$/, { error: (issue) => notAZip('zip', String(issue.input), false) }),
     city: text('city'),
     state: z.string().regex(/^[A-Z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }),
     terminalCode: requiredText('terminalCode'),
@@ -140,6 +140,20 @@ const US_ZIP = /^\d{5}(-\d{4})?$/;
 /** The number of a terminal row's US ZIP (the first 5 digits of a ZIP+4), or -1 when it is not one. */
 export function usZipCode(zipCode: string): number {
   return US_ZIP.test(zipCode) ? Number(zipCode.slice(0, 5)) : -1;
+}
+
+/**
+ * Why a ZIP column's value is not a ZIP, with what most likely happened: a spreadsheet that read
+ * the column as numbers (ZIPs in New England, New Jersey and Puerto Rico start with 0, and lose it),
+ * or a ZIP+4 where only 5 digits are taken. `of` follows the value: ' of a US location'.
+ */
+export function notAZip(column: string, value: string, plus4Allowed: boolean, of = ''): string {
+  const message = `${column} "${value}"${of} is not a 5-digit ZIP code${plus4Allowed ? ' or ZIP+4 (12345-6789)' : ''}`;
+  if (/^\d{3,4}$/.test(value)) {
+    return `${message}: if it was ${value.padStart(5, '0')}, a spreadsheet that read the column as numbers dropped its leading zeros (format the column as text)`;
+  }
+  if (!plus4Allowed && US_ZIP.test(value)) return `${message}: this is a ZIP+4; give its first 5 digits, ${value.slice(0, 5)}`;
+  return message;
 }
 
 /** A terminal's key, as the points-served rows name it: its carrier and terminal code. */

@@ -122,7 +122,12 @@ describe('errors: malformed or missing values', () => {
     ['longitude out of range', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-273.75,', 'longitude -273.75 is not between -180 and 180'],
     ['name missing', 'acme-freight,ALB,,2 State St,,Albany,NY,12201,US,555-0101,,,42.65,-73.75,', 'name is required'],
     ['country not a code', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,USA,555-0101,,,42.65,-73.75,', 'country "USA" is not a 2-letter country code such as US or CA'],
-    ['US ZIP malformed', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,1220,US,555-0101,,,42.65,-73.75,', 'zipCode "1220" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)'],
+    ['US ZIP malformed', 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,122O1,US,555-0101,,,42.65,-73.75,', 'zipCode "122O1" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789)'],
+    [
+      'US ZIP of 4 digits (a spreadsheet dropped its leading zero)',
+      'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,1220,US,555-0101,,,42.65,-73.75,',
+      'zipCode "1220" of a US location is not a 5-digit ZIP code or ZIP+4 (12345-6789): if it was 01220, a spreadsheet that read the column as numbers dropped its leading zeros (format the column as text)',
+    ],
   ];
   for (const [name, row, message] of terminalCases) {
     it(`terminals.csv: ${name}`, () => {
@@ -139,7 +144,10 @@ describe('errors: malformed or missing values', () => {
   });
 
   const pointCases: [string, string, string][] = [
-    ['ZIP of 4 digits', 'acme-freight,1220,Albany,NY,ALB,false,MWF,2', 'zip "1220" is not a 5-digit ZIP code'],
+    ['ZIP of 4 digits', 'acme-freight,1220,Albany,NY,ALB,false,MWF,2', 'zip "1220" is not a 5-digit ZIP code: if it was 01220, a spreadsheet that read the column as numbers dropped its leading zeros (format the column as text)'],
+    ['ZIP of 3 digits', 'acme-freight,501,Albany,NY,ALB,false,MWF,2', 'zip "501" is not a 5-digit ZIP code: if it was 00501, a spreadsheet that read the column as numbers dropped its leading zeros (format the column as text)'],
+    ['ZIP+4', 'acme-freight,12201-3456,Albany,NY,ALB,false,MWF,2', 'zip "12201-3456" is not a 5-digit ZIP code: this is a ZIP+4; give its first 5 digits, 12201'],
+    ['ZIP with a letter', 'acme-freight,122O1,Albany,NY,ALB,false,MWF,2', 'zip "122O1" is not a 5-digit ZIP code'],
     ['state spelled out', 'acme-freight,12201,Albany,New York,ALB,false,MWF,2', 'state "New York" is not a 2-letter state code'],
     ['direct not a boolean', 'acme-freight,12201,Albany,NY,ALB,no,MWF,2', 'direct "no" must be true or false'],
     ['service days out of order', 'acme-freight,12201,Albany,NY,ALB,false,FWM,2', 'serviceDays "FWM" must be letters of MTWRFSU in that order, such as MTWRF or TR'],
