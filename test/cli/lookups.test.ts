@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, createEngine } from '../../engine/index.js';
+import { createEngine } from '../../engine/index.js';
 import type { HttpResponse } from '../../adapters/http/request.js';
 import { createTestApp, KEYS, sampleEngine } from '../http/fixtures.js';
 import { runCli } from '../support/cli.js';
-import { writeDataset } from '../support/small-dataset.js';
+import { buildSmallSnapshot } from '../support/datasets.js';
 
 const core = createTestApp();
 const api = (path: string, query: Record<string, string>): Promise<HttpResponse> =>
@@ -152,9 +152,7 @@ describe('--snapshot and --data choose the data, as SNAPSHOT_PATH and DATA_DIR d
   let snapshot: string;
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'cli-lookups-'));
-    dataDir = writeDataset(join(root, 'small'));
-    snapshot = join(root, 'small.snapshot');
-    buildSnapshot(snapshot, { dataDir });
+    ({ dataDir, snapshot } = buildSmallSnapshot(root));
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

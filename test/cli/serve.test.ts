@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildSnapshot, createEngine } from '../../engine/index.js';
+import { createEngine } from '../../engine/index.js';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
-import { writeDataset } from '../support/small-dataset.js';
+import { buildSmallSnapshot } from '../support/datasets.js';
 
 const KEY = 'cli-serve-key';
 const QUIET = { API_KEYS: `${KEY}:pro`, LOG_LEVEL: 'silent' };
@@ -23,9 +23,7 @@ let expected: string;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'cli-serve-'));
-  dataDir = writeDataset(join(root, 'small'));
-  snapshot = join(root, 'small.snapshot');
-  buildSnapshot(snapshot, { dataDir });
+  ({ dataDir, snapshot } = buildSmallSnapshot(root));
   expected = createEngine({ dataDir }).searchJson({ zip: '75201' });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

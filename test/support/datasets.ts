@@ -1,5 +1,5 @@
-// Tiny datasets of one carrier, and their compiled snapshots: which one a server loaded shows in
-// the carrier ids it answers with.
+// Tiny datasets and their compiled snapshots: the small dataset, and datasets of one carrier, whose
+// ids show which one a server loaded.
 
 import { join } from 'node:path';
 import { buildSnapshot } from '../../engine/index.js';
@@ -20,4 +20,12 @@ export function buildOneCarrierSnapshot(dir: string, id: string): string {
   const file = join(dir, `${id}.snapshot`);
   buildSnapshot(file, { dataDir: writeOneCarrierDataset(dir, id) });
   return file;
+}
+
+/** The small dataset written to `root`/small and compiled to `root`/small.snapshot. */
+export function buildSmallSnapshot(root: string): { dataDir: string; snapshot: string } {
+  const dataDir = writeDataset(join(root, 'small'));
+  const snapshot = join(root, 'small.snapshot');
+  buildSnapshot(snapshot, { dataDir });
+  return { dataDir, snapshot };
 }
