@@ -15,7 +15,17 @@ const ZIP = /^\d{5}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
 const zip = (name: string) =>
-  z.string({ error: `${name} must be a string of 5 digits` }).regex(ZIP, { error: `${name} must be 5 digits` });
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of 5 digits`) })
+    .regex(ZIP, { error: `${name} must be 5 digits` });
+
+/**
+ * Text a person could have typed: control characters (`%00`, `%1B`) are a client's bug, refused
+ * rather than searched for and echoed back. Tabs and line breaks are whitespace, trimmed or
+ * separating words like spaces.
+ */
+const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
+const noControl = (name: string) => ({ error: `${name} must not contain control characters` });
 
 const optionalText = (name: string, max = 100) =>
   z
@@ -23,14 +33,16 @@ const optionalText = (name: string, max = 100) =>
     .trim()
     .min(1, { error: `${name} must not be empty` })
     .max(max, { error: `${name} must be at most ${max} characters` })
+    .regex(NO_CONTROL, noControl(name))
     .optional();
 
-/** A parameter that must be present: "is required" when absent or empty, "must be a string" when not one. */
+/** A parameter that must be present: "is required" when absent, "must not be empty" when given empty. */
 const requiredText = (name: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
-    .min(1, { error: `${name} is required` })
-    .max(200, { error: `${name} must be at most 200 characters` });
+    .min(1, { error: `${name} must not be empty` })
+    .max(200, { error: `${name} must be at most 200 characters` })
+    .regex(NO_CONTROL, noControl(name));
 
 /**
  * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
@@ -50,7 +62,7 @@ const numberLike = (name: string, message: string, decimal: RegExp) =>
       return n;
     });
 
-export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d{1,6}(\.\d{1,12})?$/)
+export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d+(\.\d+)?$/)
   .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
   .optional()
   .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
@@ -59,8 +71,7 @@ export const radiusSchema = numberLike('radius', 'radius must be a number from 1
 const MAX_PAGE = 1_000_000;
 const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
 
-// Seven digits hold every page up to MAX_PAGE; longer text is refused before it becomes a number.
-export const pageSchema = numberLike('page', PAGE_RANGE, /^\d{1,7}$/)
+export const pageSchema = numberLike('page', PAGE_RANGE, /^\d+$/)
   .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
   .optional()
   .meta({ description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page` });
@@ -94,7 +105,9 @@ export const searchQuerySchema = placeQuerySchema.extend({
 export const canReachQuerySchema = placeQuerySchema.extend({
   carrier: z
     .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
-    .min(1, { error: 'carrier is required' })
+    .min(1, { error: 'carrier must not be empty' })
+    .max(100, { error: 'carrier must be at most 100 characters' })
+    .regex(NO_CONTROL, noControl('carrier'))
     .meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
@@ -103,7 +116,12 @@ export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 export const pagedSchema = z.object({ page: pageSchema });
 
 export const searchTextSchema = z.object({
-  q: z.string({ error: 'q is required' }).trim().min(1, { error: 'q is required' }).max(200, { error: 'q must be at most 200 characters' }),
+  q: z
+    .string({ error: (issue) => (issue.input === undefined ? 'q is required' : 'q must be a string') })
+    .trim()
+    .min(1, { error: 'q must not be empty' })
+    .max(200, { error: 'q must be at most 200 characters' })
+    .regex(NO_CONTROL, noControl('q')),
   page: pageSchema,
 });
 
@@ -128,11 +146,15 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 
 /** A path parameter (station number, country code, drop-point id). */
 export const pathParamSchema = (name: string) =>
-  z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` });
+  z
+    .string({ error: `${name} must be a string` })
+    .max(100, { error: `${name} must be at most 100 characters` })
+    .regex(NO_CONTROL, noControl(name));
 
 const cityFilter = z
   .string({ error: 'city must be a string' })
   .max(200, { error: 'city must be at most 200 characters' })
+  .regex(NO_CONTROL, noControl('city'))
   .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
   .optional();
 
@@ -263,13 +285,25 @@ const zipField: FieldParser = (v) => {
   return v;
 };
 
-/** Free text of 1-100 characters that starts and ends with a visible ASCII character (nothing to trim). */
+/**
+ * Free text of 1-100 characters that starts and ends with a visible ASCII character (nothing to
+ * trim) and holds no control character but whitespace.
+ */
 const textField: FieldParser = (v) => {
   if (typeof v !== 'string' || v.length === 0 || v.length > 100) return NOT_SURE;
   const first = v.charCodeAt(0);
   const last = v.charCodeAt(v.length - 1);
-  return first > 32 && first < 127 && last > 32 && last < 127 ? v : NOT_SURE;
+  return first > 32 && first < 127 && last > 32 && last < 127 && !hasControl(v) ? v : NOT_SURE;
 };
+
+/** Whether text holds a control character NO_CONTROL refuses. */
+function hasControl(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const code = v.charCodeAt(i);
+    if (code < 9 || (code > 13 && code < 32) || code === 127) return true;
+  }
+  return false;
+}
 
 /** Two ASCII letters, upper-cased. */
 const stateField: FieldParser = (v) => {
@@ -289,15 +323,13 @@ const radiusField: FieldParser = (v) => {
   return n >= 1 && n <= 100 ? n : NOT_SURE;
 };
 
-/** `\d{1,6}(\.\d{1,12})?`, as radiusSchema's pattern. */
+/** `\d+(\.\d+)?`, as radiusSchema's pattern. */
 function isPlainDecimal(v: string): boolean {
   let i = 0;
   while (i < v.length && isDigit(v.charCodeAt(i))) i++;
-  if (i === 0 || i > 6) return false;
+  if (i === 0) return false;
   if (i === v.length) return true;
-  if (v.charCodeAt(i) !== 46) return false;
-  const fraction = v.length - i - 1;
-  if (fraction < 1 || fraction > 12) return false;
+  if (v.charCodeAt(i) !== 46 || i === v.length - 1) return false;
   for (let k = i + 1; k < v.length; k++) if (!isDigit(v.charCodeAt(k))) return false;
   return true;
 }
@@ -305,8 +337,8 @@ function isPlainDecimal(v: string): boolean {
 /** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
 const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
 
-/** A non-empty string. */
-const nonEmpty: FieldParser = (v) => (typeof v === 'string' && v.length > 0 ? v : NOT_SURE);
+/** A carrier id: 1-100 characters, none of them a control character. */
+const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasControl(v) ? v : NOT_SURE);
 
 type Fields = Record<string, unknown>;
 /**
@@ -356,7 +388,7 @@ const FAST_PATHS = new Map<z.ZodType, FastPath>([
   [searchQuerySchema, objectFastPath((out, key, value) =>
     key === 'carriers' ? (out.carriers = optional(carriersText, value)) !== NOT_SURE : placeField(out, key, value))],
   [canReachQuerySchema, objectFastPath((out, key, value) =>
-    key === 'carrier' ? (out.carrier = optional(nonEmpty, value)) !== NOT_SURE : placeField(out, key, value), 'carrier')],
+    key === 'carrier' ? (out.carrier = optional(carrierField, value)) !== NOT_SURE : placeField(out, key, value), 'carrier')],
   [geocodeQuerySchema, objectFastPath((out, key, value) => key !== 'zip' || (out.zip = optional(zipField, value)) !== NOT_SURE, 'zip')],
 ]);
 

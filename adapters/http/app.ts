@@ -6,7 +6,7 @@
 import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
 import type { KvStore } from '../kv/store.js';
-import { parseJsonObject } from './body.js';
+import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
@@ -137,7 +137,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (unreadable !== undefined) return jsonError(400, unreadable, requestId, decision);
       const repeated = repeatedParam(req.query, route.repeatable);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
-      const body = route.body ? parseJsonObject(await readBody()) : undefined;
+      const body = route.body ? await readJsonObject(readBody, req.headers['content-encoding']) : undefined;
       const result = route.answer({ query: req.query, params, body, key });
       return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
     } catch (err) {

@@ -45,3 +45,18 @@ export function parseJsonObject(body: string | undefined): Record<string, unknow
   }
   return value as Record<string, unknown>;
 }
+
+/**
+ * The JSON object of a request body. A body that arrives still compressed fails as text or JSON; its
+ * error then names the Content-Encoding, the cause a client can act on. A gateway that decompresses
+ * (API Gateway does) passes the header on with plain JSON, which parses as any other body.
+ */
+export async function readJsonObject(readBody: () => Promise<string | undefined>, contentEncoding: string | undefined): Promise<Record<string, unknown>> {
+  try {
+    return parseJsonObject(await readBody());
+  } catch (err) {
+    const encoding = contentEncoding?.trim() ?? '';
+    if (!(err instanceof InvalidInputError) || encoding === '' || encoding.toLowerCase() === 'identity') throw err;
+    throw new InvalidInputError(`request body: Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported: send the body uncompressed`);
+  }
+}

@@ -31,7 +31,7 @@ const zipLike = fc.oneof(
   fc.stringMatching(/^\d{4,6}$/),
 );
 const textLike = fc.oneof(
-  fc.constantFrom('st louis', 'Springfield', ' st louis', 'st louis ', '\u00a0Dallas', 'Dallas\u00a0', '\tx', 'x\n', '', ' ', 'a'.repeat(100), 'a'.repeat(101), ' '.repeat(3) + 'a'.repeat(100), 'é', 'Saint-Louis', 'carrier-e,carrier-a'),
+  fc.constantFrom('st louis', 'Springfield', ' st louis', 'st louis ', '\u00a0Dallas', 'Dallas\u00a0', '\tx', 'x\n', '', ' ', 'a'.repeat(100), 'a'.repeat(101), ' '.repeat(3) + 'a'.repeat(100), 'é', 'Saint-Louis', 'carrier-e,carrier-a', 'st\u0000louis', 'a\tb', 'x\u007fy', 'a\u0085b'),
   fc.string({ maxLength: 8 }),
   fc.string({ unit: 'grapheme', maxLength: 4 }),
 );
@@ -40,8 +40,8 @@ const radiusLike = fc.oneof(
   fc.constantFrom(1, 25, 100, 0, 0.9999, 100.0001, -25, NaN, Infinity, -Infinity, -0, 1e-400, 2 ** 53),
   fc.double({ min: -10, max: 120 }),
   fc.integer({ min: -5, max: 105 }),
-  fc.constantFrom('25', '025', '1', '100', '100.0', '100.000000000001', '99.999999999999', '25.', '.5', '1e1', '0x10', ' 25', '25 ', '+25', '-25', '', '0000001', '1234567', '1.1234567890123'),
-  fc.stringMatching(/^\d{1,7}(\.\d{0,13})?$/),
+  fc.constantFrom('25', '025', '1', '100', '100.0', '100.000000000001', '99.999999999999', '25.', '.5', '1e1', '0x10', ' 25', '25 ', '+25', '-25', '', '0000001', '1234567', '1.1234567890123', '50.00000000000000000', '0000000000000025', '1.00000000000001'),
+  fc.stringMatching(/^\d{1,20}(\.\d{0,20})?$/),
 );
 const anything = fc.oneof(fc.constant(undefined), fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 4 }), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), fc.object({ maxDepth: 0 }));
 const field = (typical: fc.Arbitrary<unknown>) => fc.oneof({ weight: 6, arbitrary: typical }, { weight: 1, arbitrary: anything });
@@ -53,7 +53,7 @@ const record = fc.record(
     state: field(stateLike),
     radius: field(radiusLike),
     carriers: field(fc.oneof(textLike, fc.array(fc.constantFrom('carrier-a', 'carrier-e', ''), { maxLength: 3 }))),
-    carrier: field(fc.constantFrom('carrier-e', 'carrier-j', '', 'nope')),
+    carrier: field(fc.constantFrom('carrier-e', 'carrier-j', '', 'nope', 'x'.repeat(100), 'x'.repeat(101), 'carrier-\u0000e')),
     page: anything,
     extra: anything,
   },

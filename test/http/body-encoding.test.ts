@@ -1,7 +1,9 @@
 // A request body must be UTF-8: bytes that are not (a Latin-1 "München" from an old client) are a
 // 400 naming the body on every adapter, not replacement characters that change the question. A
-// byte-order mark before the JSON is accepted.
+// byte-order mark before the JSON is accepted. A body still compressed (Content-Encoding: gzip) is
+// a 400 naming the encoding; a JSON body whose gateway decompressed it, header left on, is read.
 
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLambdaHandler } from '../../adapters/lambda.js';
 import { createTestApp, KEYS, loopbackServers, SERVER_KINDS } from './fixtures.js';
@@ -10,16 +12,19 @@ import { httpApiEvent, replyOf, restApiEvent } from './senders.js';
 const LATIN1 = Buffer.from('{"city":"M\xfcnchen","state":"ND"}', 'latin1');
 const UTF8_WITH_BOM = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"zip":"75201"}')]);
 const NOT_UTF8 = { error: 'request body is not valid UTF-8' };
+const DALLAS = '{"zip":"75201"}';
+const GZIPPED = gzipSync(DALLAS);
+const NOT_GZIP = { error: 'request body: Content-Encoding "gzip" is not supported: send the body uncompressed' };
 
 const servers = loopbackServers();
 afterAll(() => servers.closeAll());
 
 describe.each(SERVER_KINDS)('POST /api/search on %s', (kind) => {
-  const post = async (body: Buffer) => {
+  const post = async (body: Buffer, headers: Record<string, string> = {}) => {
     const url = await servers.listen(createTestApp(), kind);
     const res = await fetch(`${url}/api/search`, {
       method: 'POST',
-      headers: { 'x-api-key': KEYS.enterprise, 'content-type': 'application/json' },
+      headers: { 'x-api-key': KEYS.enterprise, 'content-type': 'application/json', ...headers },
       body: new Uint8Array(body),
     });
     return [res.status, await res.json()];
@@ -32,6 +37,17 @@ describe.each(SERVER_KINDS)('POST /api/search on %s', (kind) => {
   it('reads a UTF-8 body that starts with a byte-order mark', async () => {
     const [status, body] = await post(UTF8_WITH_BOM);
     expect([status, body.resolved?.city]).toEqual([200, 'Dallas']);
+  });
+
+  it('refuses a gzipped body by its Content-Encoding', async () => {
+    expect(await post(GZIPPED, { 'content-encoding': 'gzip' })).toEqual([400, NOT_GZIP]);
+  });
+
+  it('reads plain JSON sent with Content-Encoding: gzip or identity', async () => {
+    for (const encoding of ['gzip', 'identity']) {
+      const [status, body] = await post(Buffer.from(DALLAS), { 'content-encoding': encoding });
+      expect([encoding, status, body.resolved?.city]).toEqual([encoding, 200, 'Dallas']);
+    }
   });
 });
 
@@ -47,6 +63,20 @@ describe('POST /api/search on Lambda (a base64 body)', () => {
       event.body = LATIN1.toString('base64');
       const reply = replyOf(await handler(event));
       expect([reply.status, JSON.parse(reply.body)]).toEqual([400, NOT_UTF8]);
+    }
+  });
+
+  it('refuses a gzipped body by its Content-Encoding, and reads the JSON a gateway decompressed', async () => {
+    const gzipped = { ...request, headers: { ...request.headers, 'content-encoding': 'gzip' }, body: 'x'.repeat(GZIPPED.length) };
+    for (const event of [httpApiEvent(gzipped, { base64: true }), restApiEvent(gzipped, { base64: true })]) {
+      event.body = GZIPPED.toString('base64');
+      const reply = replyOf(await handler(event));
+      expect([reply.status, JSON.parse(reply.body)]).toEqual([400, NOT_GZIP]);
+    }
+    const decompressed = { ...gzipped, body: DALLAS };
+    for (const event of [httpApiEvent(decompressed), restApiEvent(decompressed)]) {
+      const reply = replyOf(await handler(event));
+      expect([reply.status, JSON.parse(reply.body).resolved?.city]).toEqual([200, 'Dallas']);
     }
   });
 });

@@ -149,6 +149,21 @@ export function apiCases(engine: Engine): ApiCase[] {
     { name: 'search with radius 0', request: get('/api/locations', { zip: '60601', radius: '0' }), status: 400, error: /radius/ },
     { name: 'search with radius 101', request: get('/api/locations', { zip: '60601', radius: '101' }), status: 400, error: /radius/ },
     { name: 'search with a radius that is no number', request: get('/api/locations', { zip: '60601', radius: 'far' }), status: 400, error: /radius/ },
+    {
+      name: 'search with radii written with many digits',
+      request: get('/api/locations', { zip: '60601', radius: '0000000000000025' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.query.radiusMiles).toBe(25),
+    },
+    {
+      name: 'search with a radius of many decimal places',
+      request: get('/api/locations', { zip: '60601', radius: '50.00000000000000000' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.query.radiusMiles).toBe(50),
+    },
+    { name: 'search with a control character in city', request: raw('/api/locations', 'city=st%00louis&state=MO'), status: 400, error: /^city must not contain control characters$/ },
     { name: 'search with a repeated zip', request: get('/api/locations', { zip: ['60601', '10001'] }), status: 400, error: /zip/ },
     { name: 'search with ZIP and state that disagree', request: get('/api/locations', { zip: '60601', state: 'TX' }), status: 400, error: /state|zip/ },
 
@@ -236,7 +251,7 @@ export function apiCases(engine: Engine): ApiCase[] {
       schema: res.geocodeResultSchema,
       check: (b) => expect([b.found, b.location]).toEqual([false, null]),
     },
-    { name: 'geocode without zip', request: get('/api/locations/geocode'), status: 400, error: /zip/ },
+    { name: 'geocode without zip', request: get('/api/locations/geocode'), status: 400, error: /^zip is required$/ },
     { name: 'geocode with a malformed zip', request: get('/api/locations/geocode', { zip: '6O601' }), status: 400, error: /zip/ },
     {
       name: 'which-carriers',
@@ -283,7 +298,14 @@ export function apiCases(engine: Engine): ApiCase[] {
       expected: () => engine.canReach({ carrier: 'carrier-e', zip: '60601' }),
       check: (b) => expect(b.carrier).toBe('carrier-e'),
     },
-    { name: 'can-reach without carrier', request: get('/api/locations/can-reach', { zip: '60601' }), status: 400, error: /carrier/ },
+    { name: 'can-reach without carrier', request: get('/api/locations/can-reach', { zip: '60601' }), status: 400, error: /^carrier is required$/ },
+    { name: 'can-reach with an empty carrier', request: get('/api/locations/can-reach', { carrier: '', zip: '60601' }), status: 400, error: /^carrier must not be empty$/ },
+    {
+      name: 'can-reach with a carrier too long to be one',
+      request: get('/api/locations/can-reach', { carrier: 'x'.repeat(101), zip: '60601' }),
+      status: 400,
+      error: /^carrier must be at most 100 characters$/,
+    },
     { name: 'can-reach with an unknown carrier', request: get('/api/locations/can-reach', { carrier: 'carrier-z', zip: '60601' }), status: 400, error: /carrier/ },
     { name: 'can-reach with a carrier it does not answer for', request: get('/api/locations/can-reach', { carrier: 'carrier-a', zip: '60601' }), status: 400, error: /carrier/ },
     { name: 'can-reach without a place', request: get('/api/locations/can-reach', { carrier: 'carrier-e' }), status: 400, error: /zip|city|state/ },
@@ -398,7 +420,8 @@ export function apiCases(engine: Engine): ApiCase[] {
     { name: 'carrier-c list without country_code', request: get('/api/carrier-c-location'), status: 400, error: /country_code/ },
     { name: 'carrier-d list with an unknown region', request: get('/api/carrier-d-location', { region: 'atlantis' }), status: 400, error: /region/ },
     { name: 'carrier-a coverage without state', request: get('/api/carrier-a-location/coverage'), status: 400, error: /state/ },
-    { name: 'carrier-a list without zip', request: get('/api/carrier-a-location'), status: 400, error: /zip/ },
+    { name: 'carrier-a list without zip', request: get('/api/carrier-a-location'), status: 400, error: /^zip is required$/ },
+    { name: 'carrier-a list with an empty zip', request: get('/api/carrier-a-location', { zip: '' }), status: 400, error: /^zip must not be empty$/ },
     { name: 'carrier-a list with a repeated city', request: get('/api/carrier-a-location', { zip: '60601', city: ['a', 'b'] }), status: 400, error: /city/ },
 
     // Drop points
@@ -410,6 +433,13 @@ export function apiCases(engine: Engine): ApiCase[] {
       expected: () => engine.dropPoints({ zip: '60601', radius: '5', page: '2' }),
     },
     { name: 'drop points with a bad radius', request: get('/api/drop-points', { zip: '60601', radius: '-1' }), status: 400, error: /radius/ },
+    {
+      name: 'drop points with a page written with leading zeros',
+      request: get('/api/drop-points', { zip: '60601', radius: '5', page: '00000002' }),
+      status: 200,
+      schema: res.locationPageSchema,
+      expected: () => engine.dropPoints({ zip: '60601', radius: '5', page: '2' }),
+    },
     {
       name: 'one drop point',
       request: get(`/api/drop-points/${dropPoint}`),
