@@ -4,25 +4,18 @@
 // request timeout checks, so a half-sent request would otherwise hold the server open forever.
 
 import type { Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { connectionsOf } from './connections.js';
 
 /** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
 export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
-  const inFlight = new Set<ServerResponse>();
+  const connections = connectionsOf(server);
   let stopping: Promise<void> | undefined;
-  const track = (_req: unknown, res: ServerResponse) => {
-    // A request that arrives on an open keep-alive connection during the stop is still answered.
-    if (stopping) res.setHeader('Connection', 'close');
-    inFlight.add(res);
-    res.on('close', () => inFlight.delete(res));
+  // A request that arrives on an open keep-alive connection during the stop is still answered.
+  const closeAfterAnswer = (_req: unknown, res: ServerResponse) => {
+    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
   };
-  server.on('request', track);
-  server.on('checkContinue', track);
-  const connections = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  });
+  server.on('request', closeAfterAnswer);
+  server.on('checkContinue', closeAfterAnswer);
   return () =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
@@ -31,10 +24,12 @@ export function gracefulStop(server: Server, deadlineMs: number): () => Promise<
         if (err) reject(err);
         else resolve();
       });
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
-      // Node counts a connection that has sent nothing yet (a balancer's pre-opened one, a TCP
-      // health check) as busy, not idle: it holds no request, so it is closed now too.
-      for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
+      for (const [socket, inFlight] of connections) {
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        // Node counts a connection that has sent nothing yet (a balancer's pre-opened one, a TCP
+        // health check) as busy, not idle: it holds no request, so it is closed now too.
+        if (socket.bytesRead === 0) socket.destroy();
+      }
     }));
 }

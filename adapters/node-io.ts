@@ -35,6 +35,19 @@ export function bodySource(req: IncomingMessage, res: ServerResponse): BodySourc
 }
 
 /**
+ * Connections whose request was answered (its body too large) while its body still comes: what
+ * Node reports of that request afterwards (its timeout) is no reason to answer it a second time.
+ */
+export const answeredBeforeBodyEnd = new WeakSet<object>();
+
+/**
+ * What a body too large is still read, and dropped, past the cap: the client, likely still
+ * sending, reads its 400 and keeps its connection. An upload larger still is cut off: reading it
+ * to its end would be work for nothing, at the client's pace.
+ */
+const DRAIN_BYTES = 1024 * 1024;
+
+/**
  * Reads the body, buffering at most MAX_BODY_BYTES + 1 bytes: enough for the core to tell the body
  * is too large, without letting a client fill the memory. How long it may take is the server's
  * request timeout.
@@ -53,11 +66,20 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
         reject(err);
       }
     };
+    let drained = 0;
     req.on('data', (chunk: Buffer) => {
-      if (settled) return; // past the cap: the rest is read and dropped so the connection stays usable
+      if (settled) {
+        drained += chunk.length;
+        if (drained > DRAIN_BYTES) req.socket.destroy();
+        return;
+      }
       chunks.push(chunk);
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle();
+      if (size > MAX_BODY_BYTES) {
+        answeredBeforeBodyEnd.add(req.socket);
+        req.once('end', () => answeredBeforeBodyEnd.delete(req.socket));
+        settle();
+      }
     });
     req.on('end', settle);
     // A client that went away or timed out mid-upload: nobody is left to read the answer.
@@ -83,8 +105,8 @@ function hasBody(req: IncomingMessage): boolean {
  * after the answer rather than kept to drain an upload nobody wants.
  */
 export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
-  // A body of bytes (a gzipped /docs asset) comes as base64 text.
-  const bytes = response.base64 ? Buffer.from(response.body, 'base64') : undefined;
+  // A body of bytes (a gzipped /docs asset) comes as base64 text, unless its bytes come along.
+  const bytes = response.bytes ?? (response.base64 ? Buffer.from(response.body, 'base64') : undefined);
   const length = bytes ? bytes.length : Buffer.byteLength(response.body);
   response.headers['Content-Length'] = String(length);
   if (body?.unread()) response.headers.Connection = 'close';

@@ -15,7 +15,7 @@ import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
-import { JSON_TYPE, requestIdFor, unreadableQuery, type HttpRequest, type HttpResponse, type Query } from './request.js';
+import { JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
@@ -75,21 +75,21 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const docs = createDocs();
   const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
-  let openapi: string | undefined;
+  let openapi: SharedBody | undefined;
   // A report is served many times over (see health.ts): serialized once.
-  let healthText: { report: HealthReport; text: string } | undefined;
+  let healthText: { report: HealthReport; text: SharedBody } | undefined;
 
   /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
   async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
     if (path === '/api/health') {
       const report = await health();
-      if (healthText?.report !== report) healthText = { report, text: JSON.stringify(report) };
+      if (healthText?.report !== report) healthText = { report, text: sharedBody(JSON.stringify(report)) };
       const age = Math.max(0, Math.floor((Date.now() - Date.parse(report.timestamp)) / 1000));
-      return { status: report.status === 'unhealthy' ? 503 : 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Age: String(age) }, body: healthText.text };
+      return { status: report.status === 'unhealthy' ? 503 : 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Age: String(age) }, ...healthText.text };
     }
     if (path === '/openapi.json') {
-      openapi ??= JSON.stringify(buildOpenApiDocument(routes, API_VERSION));
-      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, body: openapi };
+      openapi ??= sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)));
+      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...openapi };
     }
     // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
     return docs(req.path, req.headers);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
 import { errorResponse } from './errors.js';
-import type { HttpResponse } from './request.js';
+import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -71,9 +71,9 @@ export function createDocs(
   // swagger-ui-dist is an optional peer of the package: without it, say so rather than serve a page
   // whose script and styles are missing.
   if (!dir) return (path) => (path === '/docs' || path.startsWith('/docs/') ? notInstalled() : null);
-  // Read, and compressed, once per process on first request.
-  const texts = new Map<string, string>();
-  const gzipped = new Map<string, string>();
+  // Read, and compressed, once per process on first request; text and bytes of each form.
+  const texts = new Map<string, SharedBody>();
+  const gzipped = new Map<string, SharedBody>();
   const ok = (type: string, body: string, maxAge: number): HttpResponse => ({
     status: 200,
     headers: { 'Content-Type': type, 'Cache-Control': `public, max-age=${maxAge}` },
@@ -91,19 +91,20 @@ export function createDocs(
     if (!type) return null;
     let text = texts.get(name);
     if (text === undefined) {
-      text = readFileSync(join(dir, name), 'utf8');
+      text = sharedBody(readFileSync(join(dir, name), 'utf8'));
       texts.set(name, text);
     }
-    const asset = ok(type, text, 86_400);
+    const asset: HttpResponse = { ...ok(type, text.body, 86_400), bytes: text.bytes };
     // Caches keep the two forms apart.
     asset.headers.Vary = 'Accept-Encoding';
     if (!takesGzip(headers)) return asset;
     let packed = gzipped.get(name);
     if (packed === undefined) {
-      packed = gzipSync(text).toString('base64');
+      const bytes = gzipSync(text.bytes);
+      packed = { body: bytes.toString('base64'), bytes };
       gzipped.set(name, packed);
     }
     asset.headers['Content-Encoding'] = 'gzip';
-    return { ...asset, body: packed, base64: true };
+    return { ...asset, body: packed.body, bytes: packed.bytes, base64: true };
   };
 }

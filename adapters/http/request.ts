@@ -43,7 +43,21 @@ export interface HttpResponse {
   body: string;
   /** The body is the base64 text of bytes (a gzipped /docs asset): adapters send the bytes. */
   base64?: boolean | undefined;
+  /**
+   * The body's bytes, made once and shared by every answer that sends them (the public documents,
+   * answered over and over without a key): a server writes these rather than encode a copy of the
+   * body for each answer, which a client that pipelines requests and never reads would pile up.
+   */
+  bytes?: Buffer | undefined;
 }
+
+/** A body served many times over, as text (for Lambda's result) and as the bytes servers write. */
+export interface SharedBody {
+  body: string;
+  bytes: Buffer;
+}
+
+export const sharedBody = (body: string): SharedBody => ({ body, bytes: Buffer.from(body) });
 
 /**
  * Parses `a=1&b=2&a=3` (no leading `?`), `+` as a space, repeated names as arrays. The object has

@@ -20,6 +20,7 @@ const cases: [name: string, status: number, request: string, error: RegExp][] = 
   ['an Expect other than 100-continue', 417, 'GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n', /Expect: tea/],
   ['chunk extensions over 16 KB', 413, `POST /api/locations/batch HTTP/1.1\r\n${keyed}Transfer-Encoding: chunked\r\n\r\n1;${pad}\r\n`, /chunk extensions/],
   ['headers that never finish', 408, 'GET /api/health HTTP/1.1\r\nHost: x\r\n', /in time/],
+  ['a CONNECT (no route is a tunnel)', 404, 'CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n', /^no route for CONNECT localhost:80$/],
   ['a body that stalls', 408, `POST /api/locations/batch HTTP/1.1\r\n${keyed}Content-Length: 100\r\n\r\n{"zips":`, /in time/],
 ];
 
@@ -38,6 +39,25 @@ describe.each(SERVER_KINDS)('Node-level errors on %s', (server) => {
     expect(reply.status).toBe(status);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(error) });
+  });
+});
+
+describe.each(SERVER_KINDS)('an upload over the size cap that goes on slowly, on %s', (server) => {
+  it('gets its 400 at once and nothing more: no 408 when the request timeout runs out', async () => {
+    const running = await startServer(
+      { PORT: '0', SERVER: server, API_KEYS, LOG_LEVEL: 'silent', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' },
+      { host: '127.0.0.1' },
+    );
+    try {
+      const upload = await openRaw(running.url, `POST /api/locations/batch HTTP/1.1\r\n${keyed}Content-Length: 100000\r\n\r\n${'1'.repeat(70_000)}`);
+      const trickle = setInterval(() => upload.socket.writable && upload.write('1'), 100);
+      await upload.closed;
+      clearInterval(trickle);
+      const replies = upload.received().match(/HTTP\/1\.1 \d{3}/g);
+      expect(replies).toEqual(['HTTP/1.1 400']);
+    } finally {
+      await running.close();
+    }
   });
 });
 

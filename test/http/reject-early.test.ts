@@ -39,6 +39,23 @@ describe.each(SERVER_KINDS)('refusing before the body on %s', (server) => {
     expect(reply.headers.get('connection')).toBe('keep-alive');
   });
 
+  it('answers an upload over the size cap with a 400 at once, and cuts it off a megabyte later', async () => {
+    const headers = `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.pro}\r\nContent-Length: 100000000\r\n\r\n`;
+    const upload = await openRaw(running.url, headers + '{"zips":["' + '1'.repeat(70_000));
+    await expect.poll(() => upload.received()).toMatch(/^HTTP\/1\.1 400 /);
+    // The client goes on sending, as a large upload would: not read to its end (or the request timeout).
+    const started = performance.now();
+    for (let i = 0; i < 40 && !upload.socket.destroyed; i++) {
+      upload.write('1'.repeat(64 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await upload.closed;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const reply = parseReply(upload.received());
+    expect([reply.status, JSON.parse(reply.body)]).toEqual([400, { error: 'request body must be at most 65536 bytes' }]);
+    expect(upload.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
+
   it('sends "100 Continue" only once key and quota allow the upload', async () => {
     const expect100 = (key: string) =>
       `POST /api/locations/batch HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 18\r\nExpect: 100-continue\r\n\r\n`;
