@@ -19,30 +19,39 @@ const zip = (name: string) =>
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of 5 digits`) })
     .regex(ZIP, { error: `${name} must be 5 digits` });
 
+const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
+/** In a `u` pattern a surrogate matches only alone: half of a character, not text. */
+const NO_LONE_SURROGATE = /^[^\ud800-\udfff]*$/u;
+
 /**
  * Text a person could have typed: control characters (`%00`, `%1B`) are a client's bug, refused
- * rather than searched for and echoed back. Tabs and line breaks are whitespace, trimmed or
- * separating words like spaces.
+ * rather than searched for and echoed back, and so is half of a UTF-16 pair (`"\ud800"` in a JSON
+ * body). Tabs and line breaks are whitespace, trimmed or separating words like spaces.
  */
-const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
-const noControl = (name: string) => ({ error: `${name} must not contain control characters` });
+const typedText = (schema: z.ZodString, name: string) =>
+  schema
+    .regex(NO_CONTROL, { error: `${name} must not contain control characters` })
+    .regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` });
 
 const optionalText = (name: string, max = 100) =>
-  z
-    .string({ error: `${name} must be a string` })
-    .trim()
-    .min(1, { error: `${name} must not be empty` })
-    .max(max, { error: `${name} must be at most ${max} characters` })
-    .regex(NO_CONTROL, noControl(name))
-    .optional();
+  typedText(
+    z
+      .string({ error: `${name} must be a string` })
+      .trim()
+      .min(1, { error: `${name} must not be empty` })
+      .max(max, { error: `${name} must be at most ${max} characters` }),
+    name,
+  ).optional();
 
 /** A parameter that must be present: "is required" when absent, "must not be empty" when given empty. */
 const requiredText = (name: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
-    .min(1, { error: `${name} must not be empty` })
-    .max(200, { error: `${name} must be at most 200 characters` })
-    .regex(NO_CONTROL, noControl(name));
+  typedText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
+      .min(1, { error: `${name} must not be empty` })
+      .max(200, { error: `${name} must be at most 200 characters` }),
+    name,
+  );
 
 /**
  * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
@@ -103,12 +112,13 @@ export const searchQuerySchema = placeQuerySchema.extend({
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: z
-    .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
-    .min(1, { error: 'carrier must not be empty' })
-    .max(100, { error: 'carrier must be at most 100 characters' })
-    .regex(NO_CONTROL, noControl('carrier'))
-    .meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
+  carrier: typedText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
+      .min(1, { error: 'carrier must not be empty' })
+      .max(100, { error: 'carrier must be at most 100 characters' }),
+    'carrier',
+  ).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -116,12 +126,14 @@ export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 export const pagedSchema = z.object({ page: pageSchema });
 
 export const searchTextSchema = z.object({
-  q: z
-    .string({ error: (issue) => (issue.input === undefined ? 'q is required' : 'q must be a string') })
-    .trim()
-    .min(1, { error: 'q must not be empty' })
-    .max(200, { error: 'q must be at most 200 characters' })
-    .regex(NO_CONTROL, noControl('q')),
+  q: typedText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? 'q is required' : 'q must be a string') })
+      .trim()
+      .min(1, { error: 'q must not be empty' })
+      .max(200, { error: 'q must be at most 200 characters' }),
+    'q',
+  ),
   page: pageSchema,
 });
 
@@ -146,15 +158,9 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 
 /** A path parameter (station number, country code, drop-point id). */
 export const pathParamSchema = (name: string) =>
-  z
-    .string({ error: `${name} must be a string` })
-    .max(100, { error: `${name} must be at most 100 characters` })
-    .regex(NO_CONTROL, noControl(name));
+  typedText(z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` }), name);
 
-const cityFilter = z
-  .string({ error: 'city must be a string' })
-  .max(200, { error: 'city must be at most 200 characters' })
-  .regex(NO_CONTROL, noControl('city'))
+const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(200, { error: 'city must be at most 200 characters' }), 'city')
   .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
   .optional();
 
@@ -293,14 +299,14 @@ const textField: FieldParser = (v) => {
   if (typeof v !== 'string' || v.length === 0 || v.length > 100) return NOT_SURE;
   const first = v.charCodeAt(0);
   const last = v.charCodeAt(v.length - 1);
-  return first > 32 && first < 127 && last > 32 && last < 127 && !hasControl(v) ? v : NOT_SURE;
+  return first > 32 && first < 127 && last > 32 && last < 127 && !hasSuspectCharacter(v) ? v : NOT_SURE;
 };
 
-/** Whether text holds a control character NO_CONTROL refuses. */
-function hasControl(v: string): boolean {
+/** Whether text holds what typedText refuses: a control character, or a surrogate (zod tells a lone one from a pair). */
+function hasSuspectCharacter(v: string): boolean {
   for (let i = 0; i < v.length; i++) {
     const code = v.charCodeAt(i);
-    if (code < 9 || (code > 13 && code < 32) || code === 127) return true;
+    if (code < 9 || (code > 13 && code < 32) || code === 127 || (code >= 0xd800 && code <= 0xdfff)) return true;
   }
   return false;
 }
@@ -338,7 +344,7 @@ function isPlainDecimal(v: string): boolean {
 const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
 
 /** A carrier id: 1-100 characters, none of them a control character. */
-const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasControl(v) ? v : NOT_SURE);
+const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasSuspectCharacter(v) ? v : NOT_SURE);
 
 type Fields = Record<string, unknown>;
 /**

@@ -28,11 +28,12 @@ export function bodyText(bytes: Buffer): string {
  * larger body (they stop buffering there), which is still enough to tell that it is too large.
  */
 export function parseJsonObject(body: string | undefined): Record<string, unknown> {
+  // Size first: 100 KB of spaces is too large before it is blank.
+  if (body !== undefined && (body.length > MAX_BODY_BYTES || Buffer.byteLength(body) > MAX_BODY_BYTES)) {
+    throw new InvalidInputError(`request body must be at most ${MAX_BODY_BYTES} bytes`);
+  }
   if (body === undefined || body.trim() === '') {
     throw new InvalidInputError('request body is required: a JSON object');
-  }
-  if (body.length > MAX_BODY_BYTES || Buffer.byteLength(body) > MAX_BODY_BYTES) {
-    throw new InvalidInputError(`request body must be at most ${MAX_BODY_BYTES} bytes`);
   }
   let value: unknown;
   try {

@@ -91,6 +91,19 @@ export function apiCases(engine: Engine): ApiCase[] {
     },
     { name: 'POST /api/search without a place', request: post('/api/search', '{}'), status: 400, error: /one of zip, city or state/ },
     { name: 'POST /api/search with a bad carriers type', request: post('/api/search', json({ zip: '60601', carriers: 7 })), status: 400, error: /carriers must be a list/ },
+    {
+      name: 'POST /api/search with half of a surrogate pair in city',
+      request: post('/api/search', json({ city: 'St \ud800Louis', state: 'MO' })),
+      status: 400,
+      error: /^city must be well-formed Unicode: it holds half of a surrogate pair$/,
+    },
+    {
+      name: 'POST /api/search with a whole surrogate pair (an emoji) in city',
+      request: post('/api/search', json({ city: 'St Louis \ud83d\ude9a', state: 'MO' })),
+      status: 200,
+      schema: res.searchResultSchema,
+      check: (b) => expect(b.query.city).toBe('St Louis \u{1f69a}'),
+    },
     { name: 'POST /api/search with empty carriers', request: post('/api/search', json({ zip: '60601', carriers: '' })), status: 400, error: /^carriers must not be empty$/ },
     {
       name: 'search by city and state with a radius',
@@ -233,6 +246,12 @@ export function apiCases(engine: Engine): ApiCase[] {
       request: post('/api/locations/batch', json({ zips: ['60601'], padding: 'x'.repeat(70_000) })),
       status: 400,
       error: /at most 65536 bytes/,
+    },
+    {
+      name: 'unified batch with a body of blanks over 64 KiB',
+      request: post('/api/locations/batch', ' '.repeat(70_000)),
+      status: 400,
+      error: /^request body must be at most 65536 bytes$/,
     },
 
     // Geocode, which-carriers, can-reach
