@@ -49,3 +49,25 @@ export function connectionsOf(server: Server): Connections {
   server.prependListener('checkContinue', track);
   return connections;
 }
+
+/**
+ * Closes, as they arrive, connections from an address that already has `max` open: one client
+ * cannot take every connection the server has (MAX_CONNECTIONS) by opening them and sending slowly.
+ */
+export function capConnectionsPerClient(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}

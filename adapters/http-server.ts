@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { errorBody, errorResponse } from './http/errors.js';
 import { JSON_TYPE } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
-import { connectionsOf } from './connections.js';
+import { capConnectionsPerClient, connectionsOf } from './connections.js';
 import { answeredBeforeBodyEnd, awaitingContinue, writeResponse } from './node-io.js';
 
 /**
@@ -48,6 +48,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   // otherwise hold them forever. The margin lets a stalled request get its 408 first.
   server.timeout = limits.requestTimeoutMs + 2 * TIMEOUT_CHECK_MS;
   connectionsOf(server);
+  if (limits.maxConnectionsPerClient !== undefined) capConnectionsPerClient(server, limits.maxConnectionsPerClient);
   // Node would send "100 Continue" before the route, key and quota are known; the body reader
   // sends it once the core asks for the body, and a refused client never sends its upload.
   server.on('checkContinue', (req, res: ServerResponse) => {

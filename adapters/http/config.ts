@@ -30,6 +30,11 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Connections beyond this are closed as they arrive. */
   maxConnections: number;
+  /**
+   * Connections from one address beyond this are closed as they arrive; none when undefined (a
+   * proxy or load balancer in front connects for every client).
+   */
+  maxConnectionsPerClient?: number | undefined;
   /** SIGTERM: what is still open after this is closed, and the process exits. */
   shutdownTimeoutMs: number;
 }
@@ -53,16 +58,14 @@ const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
 
 /** A positive whole number of milliseconds (or connections), with a message naming the variable. */
-const positiveInteger = (name: string, fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, { error: `${name} must be a positive integer` })
-      .transform(Number)
-      .refine((n) => Number.isSafeInteger(n) && n > 0, { error: `${name} must be a positive integer` })
-      .default(fallback),
-  );
+const positiveIntegerText = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a positive integer` })
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n > 0, { error: `${name} must be a positive integer` });
+const positiveInteger = (name: string, fallback: number) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(fallback));
+const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
 /** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
 export const portSchema = (name: string) =>
@@ -105,6 +108,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
   MAX_CONNECTIONS: positiveInteger('MAX_CONNECTIONS', DEFAULT_LIMITS.maxConnections),
+  MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
@@ -114,7 +118,7 @@ const envSchema = z.object({
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
-const SERVER_ONLY = ['PORT', 'SERVER', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'SHUTDOWN_TIMEOUT_MS'];
+const SERVER_ONLY = ['PORT', 'SERVER', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
 
 /** The configuration for a runtime: a server, or a Lambda (which has no port, socket limits or dataset compiler). */
 export function readConfig(env: Record<string, string | undefined>, runtime: Runtime = 'server'): Config {
@@ -147,6 +151,7 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },
   };

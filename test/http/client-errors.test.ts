@@ -78,3 +78,22 @@ describe('the connection cap', () => {
     }
   });
 });
+
+describe('the connection cap per client', () => {
+  it('closes connections beyond MAX_CONNECTIONS_PER_CLIENT from one address as they arrive, and takes new ones once others end', async () => {
+    const running = await startServer({ PORT: '0', API_KEYS, LOG_LEVEL: 'silent', MAX_CONNECTIONS_PER_CLIENT: '2' }, { host: '127.0.0.1' });
+    try {
+      const held = await Promise.all([1, 2].map(() => openRaw(running.url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n')));
+      await vi.waitFor(async () => expect(await promisify(running.server.getConnections.bind(running.server))()).toBe(2));
+      const extra = await openRaw(running.url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await extra.closed;
+      expect(extra.received()).toBe('');
+      held[0].socket.destroy();
+      await held[0].closed;
+      await vi.waitFor(async () => expect((await fetch(`${running.url}/api/health`)).status).toBe(200));
+      held[1].socket.destroy();
+    } finally {
+      await running.close();
+    }
+  });
+});

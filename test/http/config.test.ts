@@ -21,12 +21,12 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', SNAPSHOT_PATH: '/data.snapshot',
       DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000',
-      KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', SHUTDOWN_TIMEOUT_MS: '3000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_CLIENT: '16', SHUTDOWN_TIMEOUT_MS: '3000',
     });
     expect(config).toEqual({
       port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', snapshotPath: '/data.snapshot',
       dataDir: '/data', basePath: undefined, logLevel: 'warn', production: true,
-      limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, shutdownTimeoutMs: 3000 },
+      limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, maxConnectionsPerClient: 16, shutdownTimeoutMs: 3000 },
     });
     expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
     expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
@@ -40,6 +40,7 @@ describe('readConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ SHUTDOWN_TIMEOUT_MS: '10s' }, /SHUTDOWN_TIMEOUT_MS must be a positive integer/],
     [{ MAX_CONNECTIONS: '0' }, /MAX_CONNECTIONS must be a positive integer/],
+    [{ MAX_CONNECTIONS_PER_CLIENT: 'some' }, /^MAX_CONNECTIONS_PER_CLIENT must be a positive integer$/],
     [{ HEADERS_TIMEOUT_MS: '60000' }, /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/],
     [{ REDIS_URL: 'redishost' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
@@ -50,7 +51,7 @@ describe('readConfig', () => {
   });
 
   it('on Lambda ignores what only a server reads, and refuses what a Lambda cannot do', () => {
-    const serverOnly = { PORT: 'abc', SERVER: 'koa', NODE_ENV: 'production', MAX_CONNECTIONS: '0', HEADERS_TIMEOUT_MS: '60000' };
+    const serverOnly = { PORT: 'abc', SERVER: 'koa', NODE_ENV: 'production', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_CLIENT: '0', HEADERS_TIMEOUT_MS: '60000' };
     expect(readConfig({ ...serverOnly, API_KEYS: 'k:pro', SNAPSHOT_PATH: '/var/task/my.snapshot' }, 'lambda')).toMatchObject({
       apiKeys: 'k:pro',
       snapshotPath: '/var/task/my.snapshot',
