@@ -43,15 +43,17 @@ const optionalText = (name: string, max = 100) =>
     name,
   ).optional();
 
-/** A parameter that must be present: "is required" when absent, "must not be empty" when given empty. */
-const requiredText = (name: string) =>
-  typedText(
-    z
-      .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
-      .min(1, { error: `${name} must not be empty` })
-      .max(200, { error: `${name} must be at most 200 characters` }),
+/**
+ * A parameter that must be present: "is required" when absent, "must not be empty" when given
+ * empty (or, with `trim`, blank).
+ */
+const requiredText = (name: string, { max = 200, trim = false } = {}) => {
+  const text = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
+  return typedText(
+    (trim ? text.trim() : text).min(1, { error: `${name} must not be empty` }).max(max, { error: `${name} must be at most ${max} characters` }),
     name,
   );
+};
 
 /**
  * Numbers arrive as text from a query string and as numbers from library callers. Text must be a
@@ -112,13 +114,7 @@ export const searchQuerySchema = placeQuerySchema.extend({
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: typedText(
-    z
-      .string({ error: (issue) => (issue.input === undefined ? 'carrier is required' : 'carrier must be a string') })
-      .min(1, { error: 'carrier must not be empty' })
-      .max(100, { error: 'carrier must be at most 100 characters' }),
-    'carrier',
-  ).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
+  carrier: requiredText('carrier', { max: 100 }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -126,14 +122,7 @@ export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 export const pagedSchema = z.object({ page: pageSchema });
 
 export const searchTextSchema = z.object({
-  q: typedText(
-    z
-      .string({ error: (issue) => (issue.input === undefined ? 'q is required' : 'q must be a string') })
-      .trim()
-      .min(1, { error: 'q must not be empty' })
-      .max(200, { error: 'q must be at most 200 characters' }),
-    'q',
-  ),
+  q: requiredText('q', { trim: true }),
   page: pageSchema,
 });
 
