@@ -3,8 +3,8 @@
 // (lambda-events.ts); the engine, the KV connection and the core are made once per container.
 
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { besideCode } from '../engine/package-files.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
 import { readConfig } from './http/config.js';
@@ -55,7 +55,7 @@ export function createLambdaHandler(
 
 /** The copy `npm run build:lambda` puts beside the bundle (dist/lambda/snapshot.bin); none when run from source. */
 function bundledSnapshot(): string | undefined {
-  const beside = fileURLToPath(new URL('./snapshot.bin', import.meta.url));
+  const beside = besideCode('./snapshot.bin');
   return existsSync(beside) ? beside : undefined;
 }
 

@@ -36,7 +36,7 @@ export class CarrierLookups {
   ) {}
 
   locations(carrierId: string, input: LocationsQuery): LocationPage {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'locations');
     const info = this.net.carriers[c];
     const query: Record<string, string | number | undefined> = parseInput(locationsQuerySchemaFor(info), input);
     const value = String(query[info.lookup]);
@@ -55,7 +55,9 @@ export class CarrierLookups {
       case 'region': {
         // Regions match whatever their case in the data (the query's value is lower-cased).
         const regions = [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
-        if (!regions.some((r) => r.toLowerCase() === value)) throw new InvalidInputError(`region must be one of ${regions.join(', ')}`);
+        if (!regions.some((r) => r.toLowerCase() === value)) {
+          throw new InvalidInputError(regions.length > 0 ? `region must be one of ${regions.join(', ')}` : `region: ${info.id} has no location with a region`);
+        }
         locs = this.filter(c, (l) => t.locRegion[l].toLowerCase() === value);
         break;
       }
@@ -67,7 +69,7 @@ export class CarrierLookups {
   }
 
   countryLocations(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'country');
     const country = parseInput(countryCode('code'), code);
     const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
@@ -76,7 +78,7 @@ export class CarrierLookups {
 
   /** Every whitespace-separated word of 2+ characters must occur in name, code, city, state or ZIP. */
   search(carrierId: string, query: TextSearchQuery): LocationPage {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'search');
     const { q, page = 1 } = parseInput(searchTextSchema, query);
     const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
     if (words.length === 0) throw new InvalidInputError('q must contain a word of at least 2 characters');
@@ -88,7 +90,7 @@ export class CarrierLookups {
 
   /** The points served by one terminal, as records of the served places; an unknown terminal is an empty page. */
   terminalPoints(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'terminalPoints');
     parseInput(pathParamSchema('num'), code);
     const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const t = this.net.t;
@@ -98,7 +100,7 @@ export class CarrierLookups {
   }
 
   batch(carrierId: string, body: CarrierBatch, maxPerRequest: number): CarrierBatchResult {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'batch');
     const field = batchFieldFor(this.net.carriers[c]);
     const results: Record<string, LocationRecord[]> = {};
     let total = 0;
@@ -111,7 +113,7 @@ export class CarrierLookups {
   }
 
   coverage(carrierId: string, input: CoverageQuery): CoverageResult {
-    const c = this.net.requireCarrier(carrierId);
+    const c = this.net.requireCarrier(carrierId, 'coverage');
     const query = parseInput(coverageQuerySchemaFor(this.net.carriers[c]), input);
     const t = this.net.t;
     const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');

@@ -54,3 +54,29 @@ export type LookupParam = CarrierInfo['lookup'];
 
 /** A carrier of a loaded engine: its carriers.json entry, and whether the dataset has points-served rows for it. */
 export type Carrier = CarrierInfo & { readonly pointsServed: boolean };
+
+/** A per-carrier query: one of the routes under `/api/<id>-location`. */
+export type CarrierQuery = 'locations' | 'search' | 'coverage' | 'terminalPoints' | 'batch' | 'country' | 'schedules';
+
+/**
+ * Why a carrier does not answer a per-carrier query, or null when it does: the one rule behind both
+ * the routes the API serves for a carrier (none: a 404) and the engine's per-carrier methods (a
+ * NotFoundError, so a library call fails where the route would). Postal carriers are asked through
+ * the drop-point queries instead.
+ */
+export function unansweredQuery(carrier: Carrier, query: CarrierQuery): string | null {
+  const { id, lookup } = carrier;
+  if (carrier.kind === 'postal') return `${id} is a postal carrier: its locations are asked through the drop-point queries`;
+  switch (query) {
+    case 'terminalPoints':
+      return carrier.pointsServed ? null : `${id} has no points-served rows in this dataset, so no terminal pages`;
+    case 'batch':
+      return lookup === 'zip' || lookup === 'country_code' ? null : `${id} is listed by ${lookup}: only carriers listed by zip or country_code have a batch`;
+    case 'country':
+      return lookup === 'country_code' ? null : `${id} is listed by ${lookup}, not by country_code`;
+    case 'schedules':
+      return carrier.schedules ? null : `${id} has no schedules in this dataset`;
+    default:
+      return null;
+  }
+}

@@ -11,6 +11,8 @@ import { DatasetError } from './errors.js';
 import { Findings, formatFinding, type Finding } from './findings.js';
 import { Gazetteer } from './gazetteer.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
+import { checkedOptions, datasetCheckOptionsSchema, datasetDirSchema } from './options.js';
+import { parseWithZod } from './requests.js';
 
 export interface Dataset {
   /** In any order: the network compiler numbers them by id. */
@@ -33,10 +35,15 @@ export interface DatasetCheckOptions {
   zipFile?: string | undefined;
 }
 
-/** Every check of a dataset directory, without throwing: what `carrier-locations validate` prints. */
+/**
+ * Every check of a dataset directory, without throwing: what `carrier-locations validate` prints.
+ * Its arguments are the caller's, not the dataset's: a `dir` that is not a path, or an option that
+ * is wrong, is an InvalidInputError, and a `zipFile` that cannot be read throws Node's file error.
+ */
 export function checkDataset(dir: string, options: DatasetCheckOptions = {}): DatasetCheck {
-  const gazetteer = readGazetteer(options.zipFile);
-  return { ...checkAgainst(dir, new Gazetteer(gazetteer)), gazetteer };
+  const path = parseWithZod(datasetDirSchema, dir);
+  const gazetteer = readGazetteer(checkedOptions(datasetCheckOptionsSchema, options).zipFile);
+  return { ...checkAgainst(path, new Gazetteer(gazetteer)), gazetteer };
 }
 
 /** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */

@@ -4,11 +4,11 @@
 import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
-import { InvalidInputError } from './errors.js';
 import { Gazetteer } from './gazetteer.js';
 import type { GazetteerTable } from './geonames.js';
 import { Matcher } from './matching.js';
 import { Network } from './network.js';
+import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
 import type { NetworkTable } from './network-compiler.js';
 import { Records } from './records.js';
 import type {
@@ -69,11 +69,14 @@ export interface Engine {
   examples(carrierId: string): CarrierExamples;
 }
 
-/** The `now` of serviceDays: the real time by default; anything but a valid Date is invalid input. */
-function clock(now: unknown): Date {
-  if (now === undefined) return new Date();
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new InvalidInputError('now must be a valid Date');
-  return now;
+/** The `now` of serviceDays: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
+function clock(options: unknown): Date {
+  return checkedOptions(serviceDaysOptionsSchema, options).now ?? new Date();
+}
+
+/** A batch's limit: the caller's, or the largest plan's. */
+function batchLimit(options: unknown): number {
+  return checkedOptions(batchOptionsSchema, options).maxPerRequest ?? DEFAULT_BATCH_LIMIT;
 }
 
 export function engineFrom(content: SnapshotContent): Engine {
@@ -85,22 +88,21 @@ export function engineFrom(content: SnapshotContent): Engine {
   const lookups = new CarrierLookups(gazetteer, net, records);
   const schedules = new Schedules(gazetteer, net);
   const dropPoints = new DropPoints(gazetteer, net, records);
-  const limit = (options?: { maxPerRequest?: number | undefined }) => options?.maxPerRequest ?? DEFAULT_BATCH_LIMIT;
   return {
     carriers: net.carriers,
     geocode: (query) => unified.geocode(query),
     search: (query) => unified.search(query),
     searchJson: (query) => unified.searchJson(query),
-    searchBatch: (body, options) => unified.searchBatch(body, limit(options)),
+    searchBatch: (body, options) => unified.searchBatch(body, batchLimit(options)),
     whichCarriers: (query) => unified.whichCarriers(query),
     canReach: (query) => unified.canReach(query),
     carrierLocations: (id, query) => lookups.locations(id, query),
     carrierSearch: (id, query) => lookups.search(id, query),
     terminalPoints: (id, code, query) => lookups.terminalPoints(id, code, query),
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
-    carrierBatch: (id, body, options) => lookups.batch(id, body, limit(options)),
+    carrierBatch: (id, body, options) => lookups.batch(id, body, batchLimit(options)),
     coverage: (id, query = {}) => lookups.coverage(id, query),
-    serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options?.now)),
+    serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options)),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
     dropPoints: (query) => dropPoints.around(query),

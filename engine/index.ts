@@ -7,7 +7,8 @@ import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
-import { DEFAULT_SNAPSHOT, defaultDataDir } from './package-files.js';
+import { engineOptionsSchema, checkedOptions } from './options.js';
+import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from './package-files.js';
 import { compileZipTables } from './zip-tables.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
@@ -57,9 +58,16 @@ export function buildSnapshot(out: string, options: CompileOptions = {}): number
 }
 
 export function createEngine(options: EngineOptions = {}): Engine {
+  const { snapshot, dataDir, zipFile } = checkedOptions(engineOptionsSchema, options);
   let content: SnapshotContent;
-  if (options.snapshot) content = readSnapshot<SnapshotContent>(options.snapshot);
-  else if (options.dataDir || options.zipFile || !existsSync(DEFAULT_SNAPSHOT)) content = compileDataset(options);
-  else content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+  if (snapshot !== undefined) content = readSnapshot<SnapshotContent>(snapshot);
+  else if (dataDir !== undefined || zipFile !== undefined) content = compileDataset({ dataDir, zipFile });
+  else {
+    const sample = sampleSnapshot();
+    if (sample !== null) content = readSnapshot<SnapshotContent>(sample);
+    // A clone before its first build has the sample as a dataset only.
+    else if (existsSync(SAMPLE_DATA_DIR)) content = compileDataset();
+    else throw missingSampleSnapshot();
+  }
   return engineFrom(content);
 }

@@ -1,8 +1,8 @@
 // Read-only view of a compiled network: its carriers, the locations of each, the points-served
 // table by ZIP, locations by ZIP, city and state, and the spatial indexes.
 
-import type { Carrier } from './carriers.js';
-import { InvalidInputError } from './errors.js';
+import { unansweredQuery, type Carrier, type CarrierQuery } from './carriers.js';
+import { NotFoundError } from './errors.js';
 import { distanceMiles, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
 import { ZIP_CODES } from './gazetteer.js';
 import { Hits } from './hits.js';
@@ -38,7 +38,7 @@ export class Network {
   ) {
     const pointCount = new Uint32Array(t.carriers.length);
     for (let p = 0; p < t.spCarrier.length; p++) pointCount[t.spCarrier[p]]++;
-    this.carriers = t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 }));
+    this.carriers = Object.freeze(t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 })));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
@@ -57,10 +57,15 @@ export class Network {
     return this.carrierIds.get(id) ?? -1;
   }
 
-  /** The carrier number of an id given by a caller: an unknown one is invalid input. */
-  requireCarrier(id: string): number {
+  /**
+   * The carrier number of an id given by a caller, which must answer `query` when one is named: an
+   * unknown carrier, or one without that query, is not found, as its route would be.
+   */
+  requireCarrier(id: string, query?: CarrierQuery): number {
     const c = typeof id === 'string' ? this.carrierNumber(id) : -1;
-    if (c < 0) throw new InvalidInputError(`unknown carrier "${String(id).slice(0, 40)}"`);
+    if (c < 0) throw new NotFoundError(`unknown carrier "${String(id).slice(0, 40)}"`);
+    const lacking = query === undefined ? null : unansweredQuery(this.carriers[c], query);
+    if (lacking !== null) throw new NotFoundError(lacking);
     return c;
   }
 

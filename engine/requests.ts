@@ -9,6 +9,8 @@ import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
+/** The dates service-days answers for: a `date` query, and the clock of a library caller. */
+export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
 
 const ZIP = /^\d{5}$/;
@@ -135,7 +137,7 @@ export const serviceDaysQuerySchema = z.object({
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: 'date must be a real calendar date (YYYY-MM-DD)',
     })
-    .refine((d) => d >= '1970-01-01' && d <= '2999-12-24', { error: 'date must be between 1970-01-01 and 2999-12-24' })
+    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `date must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` })
     .optional(),
 });
 
@@ -252,7 +254,11 @@ export function parseWithZod<S extends z.ZodType>(schema: S, input: unknown): z.
   const issue = result.error.issues[0];
   // `zips[0]`, `address.city`: the parameter as a caller writes it.
   const name = issue.path.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), '');
-  const message = issue.message;
+  // A library call without its query object (`search()`) gets zod's default text, which names nothing.
+  const message =
+    name === '' && issue.code === 'invalid_type' && issue.expected === 'object' && issue.message.startsWith('Invalid input')
+      ? `the query must be an object (got ${input === null ? 'null' : typeof input})`
+      : issue.message;
   // Zod's own messages (wrong type of the whole input, unrecognised shapes) don't name the field.
   throw new InvalidInputError(name && !message.includes(name) ? `${name}: ${message}` : message);
 }

@@ -1,7 +1,6 @@
 // The schedule endpoints of carriers with `schedules: true`: service days at a point, transit time
 // between two points, and the carrier metadata for a point. All read the points-served row of the ZIP.
 
-import { NotFoundError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { localDate } from './local-date.js';
@@ -32,9 +31,7 @@ export class Schedules {
 
   /** The carrier's number; a carrier without schedules has none of these endpoints (not found). */
   private carrier(id: string): number {
-    const c = this.net.requireCarrier(id);
-    if (!this.net.carriers[c].schedules) throw new NotFoundError(`${id} has no schedules in this dataset`);
-    return c;
+    return this.net.requireCarrier(id, 'schedules');
   }
 
   /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`). */

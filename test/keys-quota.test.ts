@@ -127,7 +127,7 @@ function memory(): KvStore {
   return s;
 }
 function redis(): KvStore {
-  const s = new RedisKvStore(redisUrl);
+  const s = new RedisKvStore(Redis, redisUrl);
   stores.push(s);
   return s;
 }

@@ -51,7 +51,7 @@ afterEach(async () => {
 
 describe.each([
   ['memory', () => track(new MemoryKvStore())],
-  ['redis', () => track(new RedisKvStore(redisUrl))],
+  ['redis', () => track(new RedisKvStore(Redis, redisUrl))],
 ] as const)('%s store contract', (_name, makeStore) => {
   const key = (label: string) => `test:kv:${label}:${randomUUID()}`;
 
@@ -175,6 +175,12 @@ describe('createKvStore', () => {
     expect(await b.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(2);
   });
 
+  it('refuses a URL that is not Redis before loading the client, without repeating it (it may hold the password)', async () => {
+    for (const url of ['http://:secret@host:6379', 'localhost:6379', 'redis://']) {
+      await expect(createKvStore({ REDIS_URL: url })).rejects.toThrow(new Error('REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379'));
+    }
+  });
+
   it('memory stores are private to each instance', async () => {
     const a = track(await createKvStore({}));
     const b = track(await createKvStore({}));
@@ -223,7 +229,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     const server = await startRedis();
     servers.push(server);
     const errors: Error[] = [];
-    const store = track(new RedisKvStore(server.url, { onError: (e) => errors.push(e) }));
+    const store = track(new RedisKvStore(Redis, server.url, { onError: (e) => errors.push(e) }));
     await store.set('k', 'before');
     expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
 
@@ -247,7 +253,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
   async function countedOnce(): Promise<{ server: RedisServer; store: RedisKvStore }> {
     const server = await startRedis();
     servers.push(server);
-    const store = track(new RedisKvStore(server.url));
+    const store = track(new RedisKvStore(Redis, server.url));
     expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
     return { server, store };
   }
@@ -299,7 +305,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     const realNow = Date.now;
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 5_000);
     try {
-      const store = track(new RedisKvStore(server.url));
+      const store = track(new RedisKvStore(Redis, server.url));
       expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(1);
       expect(await store.countUpTo('n', NO_LIMIT, nowSeconds() + 60)).toBe(2);
     } finally {
@@ -309,7 +315,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
 
   it('reads an answer that came while this process was busy past the timeout, instead of refusing the call', async () => {
     const { server, store } = await countedOnce();
-    const busyStore = track(new RedisKvStore(server.url, { timeoutMs: 200 }));
+    const busyStore = track(new RedisKvStore(Redis, server.url, { timeoutMs: 200 }));
     expect(await busyStore.countUpTo('busy', NO_LIMIT, nowSeconds() + 60)).toBe(1);
     const pending = busyStore.countUpTo('busy', NO_LIMIT, nowSeconds() + 60);
     // Let the store send the command (it awaits its readiness first), then hold the process, as a
@@ -332,7 +338,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     const errors: unknown[] = [];
     const url = new URL(server.url);
     url.password = 'wrong-s3cret';
-    track(new RedisKvStore(url.toString(), { onError: (e) => errors.push(e) }));
+    track(new RedisKvStore(Redis, url.toString(), { onError: (e) => errors.push(e) }));
     await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5_000 });
     // What a logger serializes: the error's own fields, and its message.
     const logged = errors.map((e) => JSON.stringify({ ...(e as object), message: (e as Error).message }));
@@ -359,7 +365,7 @@ describe('redis store when Redis goes away (private redis-server)', () => {
 
   it('a store created before Redis is up rejects fast, then works once Redis starts', async () => {
     const port = await freePort();
-    const store = track(new RedisKvStore(`redis://127.0.0.1:${port}`));
+    const store = track(new RedisKvStore(Redis, `redis://127.0.0.1:${port}`));
     await expectUnavailable(store.get('k'));
 
     const server = await startRedis(port);

@@ -7,11 +7,12 @@
 // module resolutions. It talks to the npm registry for the package's dependencies.
 
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine/index.js';
 import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
@@ -163,6 +164,33 @@ describe('installed with scripts off into an empty project', () => {
     expect(stderr).toBe('');
   });
 
+  it.each(['esm', 'cjs'] as const)(
+    'bundled into an application by esbuild (%s): finds the snapshot through node_modules, else says to pass one',
+    async (format) => {
+      writeFileSync(
+        join(app, `bundled-${format}.js`),
+        "import { createEngine } from 'carrier-locations';\nprocess.stdout.write(createEngine({ snapshot: process.env.CARRIER_SNAPSHOT }).searchJson({ zip: '75201' }));\n",
+      );
+      const bundle = join(app, 'bundled', format === 'esm' ? 'app.mjs' : 'app.cjs');
+      await build({ entryPoints: [join(app, `bundled-${format}.js`)], outfile: bundle, bundle: true, platform: 'node', format, logLevel: 'error' });
+      const expected = createEngine().searchJson({ zip: '75201' });
+      const runBundle = (file: string, env: Record<string, string> = {}) => run(process.execPath, [file], { cwd: dirname(file), env: { ...process.env, ...env } });
+      // Run where it was built: the package is in the application's node_modules.
+      expect((await runBundle(bundle)).stdout).toBe(expected);
+      // Shipped alone, without node_modules: the sample is not there, and the error says what to do.
+      const shipped = join(root, `shipped-${format}`);
+      mkdirSync(shipped);
+      cpSync(bundle, join(shipped, basename(bundle)));
+      await expect(runBundle(join(shipped, basename(bundle)))).rejects.toThrow(
+        /no snapshot given, and the bundled sample is not at .*: an application bundle .* Pass createEngine\(\{ snapshot \}\)/,
+      );
+      // Shipped with a snapshot, which it is given.
+      cpSync(join(app, 'node_modules', 'carrier-locations', 'data', 'build', 'sample.snapshot'), join(shipped, 'sample.snapshot'));
+      expect((await runBundle(join(shipped, basename(bundle)), { CARRIER_SNAPSHOT: join(shipped, 'sample.snapshot') })).stdout).toBe(expected);
+    },
+    SLOW,
+  );
+
   it('runs the command line: look-ups, validate and build', async () => {
     const search = await runCli(['search', '--zip', '75201', '--json'], installedBin);
     expect(search).toEqual({ code: 0, stdout: `${createEngine().searchJson({ zip: '75201' })}\n`, stderr: '' });
@@ -220,6 +248,33 @@ describe('with express installed next to it', () => {
       child.kill('SIGTERM');
     }
     expect(await exitCode(child)).toBe(0);
+  });
+
+  it('bundled into an application by esbuild without ioredis (marked external, as an optional peer): serves, and never loads it', async () => {
+    writeFileSync(
+      join(app, 'bundled-server.js'),
+      [
+        "import express from 'express';",
+        "import { createEngine } from 'carrier-locations';",
+        "import { createApp, createKvStore, KeyRing, parseApiKeys } from 'carrier-locations/http';",
+        "import { createRouter } from 'carrier-locations/express';",
+        "const core = createApp({ engine: createEngine(), keys: new KeyRing(parseApiKeys('k:pro')), kv: await createKvStore({ REDIS_URL: process.env.REDIS_URL }) });",
+        'const web = express();',
+        "web.use('/carriers', createRouter(core));",
+        "const server = web.listen(0, '127.0.0.1', async () => {",
+        "  const reply = await fetch(`http://127.0.0.1:${server.address().port}/carriers/api/locations?zip=75201`, { headers: { 'x-api-key': 'k' } });",
+        '  process.stdout.write(await reply.text());',
+        '  server.close();',
+        '});',
+      ].join('\n'),
+    );
+    const bundle = join(app, 'bundled', 'server.mjs');
+    // The usual set-up of an ES module bundle for Node: its CommonJS dependencies (pino) call require().
+    const banner = "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);";
+    await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis'], logLevel: 'error' });
+    expect(existsSync(join(app, 'node_modules', 'ioredis'))).toBe(false);
+    const { stdout } = await run(process.execPath, [bundle], { cwd: app, env: { ...process.env, REDIS_URL: '' } });
+    expect(stdout).toBe(createEngine().searchJson({ zip: '75201' }));
   });
 
   it.each([

@@ -2,7 +2,7 @@
 // whether it has points-served rows, schedules and the path word of its terminal page), and the
 // postal carriers' drop points. Probe inputs come from the carrier's own data.
 
-import type { Carrier } from '../../engine/carriers.js';
+import { unansweredQuery, type Carrier, type CarrierQuery } from '../../engine/carriers.js';
 import type { Engine } from '../../engine/engine.js';
 import {
   carrierBatchSchemaFor, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
@@ -26,8 +26,9 @@ function probe(label: string, name: string, value: () => string | undefined): Pr
 const probeParam = (carrier: Carrier) => (carrier.lookup === 'country_code' ? 'country' : carrier.lookup);
 
 export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
-  // Postal drop points have their own endpoints (/api/drop-points) and are only a can-reach carrier.
-  if (carrier.kind === 'postal') return [];
+  // The engine's rule of which queries the carrier answers; postal carriers answer none of these.
+  const answers = (query: CarrierQuery) => unansweredQuery(carrier, query) === null;
+  if (!answers('locations')) return [];
   const { id, name, lookup } = carrier;
   const base = `/api/${id}-location`;
   const tag = id;
@@ -70,7 +71,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       answer: ({ query }) => engine.coverage(id, query),
     }),
   ];
-  if (carrier.pointsServed) {
+  if (answers('terminalPoints')) {
     const word = carrier.terminalRoute;
     routes.push(
       defineRoute({
@@ -85,7 +86,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       }),
     );
   }
-  if (lookup === 'zip' || lookup === 'country_code') {
+  if (answers('batch')) {
     routes.push(
       defineRoute({
         method: 'POST',
@@ -99,7 +100,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       }),
     );
   }
-  if (lookup === 'country_code') {
+  if (answers('country')) {
     routes.push(
       defineRoute({
         method: 'GET',
@@ -113,7 +114,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       }),
     );
   }
-  if (carrier.schedules) routes.push(...scheduleRoutes(engine, carrier, base));
+  if (answers('schedules')) routes.push(...scheduleRoutes(engine, carrier, base));
   return routes;
 }
 

@@ -2,6 +2,7 @@
 // the variable instead of surfacing later as odd behaviour.
 
 import * as z from 'zod';
+import { isRedisUrl, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 
 export interface Config {
@@ -84,9 +85,7 @@ const envSchema = z.object({
   API_KEYS: optionalText,
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
   // The message never repeats the value: it may hold the password.
-  REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), {
-    error: 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379',
-  }),
+  REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   BASE_PATH: optionalText.transform((path) => {
@@ -188,11 +187,3 @@ export function loadKeys(
   return { keys: new KeyRing(parseApiKeys(`${devKey}:enterprise`)), devKey };
 }
 
-function isRedisUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}

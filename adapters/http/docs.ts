@@ -3,11 +3,10 @@
 // relative, so it keeps working when the API is mounted under a prefix (`app.use('/carriers', ...)`).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
+import { besideCode, packageRequire } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
 import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
 
@@ -42,10 +41,10 @@ function page(prefix: string, specUrl: string): string {
 
 /** Beside the Lambda bundle when it carries a copy, else the installed package. */
 export function swaggerUiDir(): string | null {
-  const beside = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  const beside = besideCode('./swagger-ui/');
   if (existsSync(join(beside, 'swagger-ui-bundle.js'))) return beside;
   try {
-    return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    return dirname(packageRequire.resolve('swagger-ui-dist/package.json'));
   } catch {
     return null;
   }

@@ -1,14 +1,28 @@
 import { MemoryKvStore } from './memory.js';
-import type { RedisKvOptions } from './redis.js';
-import type { KvStore } from './store.js';
+import type { KvStore, RedisKvOptions } from './store.js';
+
+export const REDIS_URL_FORMAT = 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379';
+
+/** A URL ioredis connects to; anything else (`http://...`, a bare host name) would never connect, and answer 503 forever. */
+export function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Redis when `REDIS_URL` is set (shared across processes), otherwise a per-process memory store.
- * The Redis store is imported only then, so an embedder without Redis never loads ioredis.
+ * ioredis is imported only then, by a dynamic import an application's bundler keeps lazy too, so
+ * an embedder without Redis never loads it, and need not install it (with a bundler: mark it external).
  */
 export async function createKvStore(env: { REDIS_URL?: string | undefined }, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
   if (!url) return new MemoryKvStore();
-  const { RedisKvStore } = await import('./redis.js');
-  return new RedisKvStore(url, options);
+  // The message never repeats the value: it may hold the password.
+  if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);
+  const [{ RedisKvStore }, { Redis }] = await Promise.all([import('./redis.js'), import('ioredis')]);
+  return new RedisKvStore(Redis, url, options);
 }

@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { assertTtl, KvUnavailableError, type KvStore } from './store.js';
-
-export interface RedisKvOptions {
-  /**
-   * Called with every client error, including each failed reconnect attempt during an outage (one per
-   * backoff step, at most every 2 s). Without a listener ioredis would crash the process.
-   */
-  onError?: ((err: Error) => void) | undefined;
-  /** Upper bound for connecting and for each command, in milliseconds (default 1000). */
-  timeoutMs?: number | undefined;
-}
+import type { Redis } from 'ioredis';
+import { assertTtl, KvUnavailableError, type KvStore, type RedisKvOptions } from './store.js';
 
 // The count, its limit and the expiry in one script: atomic on the server, one round trip; the
 // expiry is set only by the call that created the key, so a counter never outlives its month nor
@@ -70,9 +60,10 @@ export class RedisKvStore implements KvStore {
   private clockOffsetMs = 0;
   private clock: Promise<void> = Promise.resolve();
 
-  constructor(url: string, options: RedisKvOptions = {}) {
+  /** `Client` is ioredis's Redis class, imported by the caller: only a process that uses Redis loads it. */
+  constructor(Client: typeof Redis, url: string, options: RedisKvOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 1000;
-    this.client = new Redis(url, {
+    this.client = new Client(url, {
       connectTimeout: this.timeoutMs,
       // No offline queue: a command issued while disconnected fails now rather than waiting for a
       // reconnect that may never come, and is never replayed later (a replayed count would count twice).

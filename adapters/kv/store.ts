@@ -39,3 +39,14 @@ export function assertTtl(ttlSeconds: number | undefined): void {
     throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
   }
 }
+
+/** Options of the Redis store; here, not beside it, so that the public declarations never reach ioredis's, which a user without Redis lacks. */
+export interface RedisKvOptions {
+  /**
+   * Called with every client error, including each failed reconnect attempt during an outage (one per
+   * backoff step, at most every 2 s). Without a listener ioredis would crash the process.
+   */
+  onError?: ((err: Error) => void) | undefined;
+  /** Upper bound for connecting and for each command, in milliseconds (default 1000). */
+  timeoutMs?: number | undefined;
+}

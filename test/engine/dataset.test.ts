@@ -186,7 +186,7 @@ describe('a valid tiny dataset', () => {
     expect(transit.origin).toEqual({ terminalCode: 'T1', name: 'carrier-a T1', city: 'Alpha', state: 'NY', addOnDays: 2 });
   });
 
-  it('schedules of a carrier without `schedules: true` are not found (404); of an unknown carrier, a 400', () => {
+  it('schedules of a carrier without `schedules: true` are not found (404), as of an unknown carrier', () => {
     const noSchedules = writeDataset('no-schedules', {
       'carriers.json': JSON.stringify(CARRIERS.map(({ schedules: _schedules, ...c }) => c)),
       'terminals.csv': TINY_TERMINALS,
@@ -196,7 +196,17 @@ describe('a valid tiny dataset', () => {
     expect(() => other.serviceDays('carrier-a', { zip: '10002' })).toThrow(NotFoundError);
     expect(() => other.transitInfo('carrier-a', { origin_zip: '10002', dest_zip: '10003' })).toThrow(NotFoundError);
     expect(() => other.carrierInfo('carrier-a', { zip: '10002' })).toThrow(NotFoundError);
-    expect(() => other.serviceDays('carrier-x', { zip: '10002' })).toThrow(InvalidInputError);
+    expect(() => other.serviceDays('carrier-x', { zip: '10002' })).toThrow(NotFoundError);
+  });
+
+  it('a carrier listed by region with no region in its data says so, not "one of" nothing', () => {
+    const regionless = writeDataset('regionless', {
+      'carriers.json': JSON.stringify([...CARRIERS, { id: 'carrier-r', name: 'Carrier R', scac: 'CRRR', kind: 'freight', unified: false, canReach: false, lookup: 'region' }]),
+      'terminals.csv': [TINY_TERMINALS, terminal('carrier-r', 'R1', 'Alpha', 'NY', '10001', 40.0, -75.0)].join('\n'),
+      'service-points.csv': TINY_POINTS,
+    });
+    const other = createEngine({ dataDir: regionless, zipFile });
+    expect(() => other.carrierLocations('carrier-r', { region: 'west' })).toThrow(new InvalidInputError('region: carrier-r has no location with a region'));
   });
 
   it('coverage and per-carrier lookups', () => {

@@ -1,0 +1,91 @@
+// Which per-carrier queries each carrier answers: the routes the spec's carrier sections list, and
+// the terminal page of every carrier with points-served rows (DESIGN: in the sample, also e, g and
+// i, whose rows give the unified search its exact matches). The API serves exactly those (any other is a 404), and the library's per-carrier methods answer
+// exactly those too (any other throws NotFoundError, the library's 404), so an embedder never gets
+// an answer the API would refuse.
+
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../engine/index.js';
+import type { Engine } from '../../engine/engine.js';
+import { createTestApp, KEYS, sampleEngine } from './fixtures.js';
+
+type Query = 'locations' | 'search' | 'coverage' | 'terminalPoints' | 'batch' | 'country' | 'schedules';
+
+/** From the spec: carrier-a to -c have their own sections; d to i are named by the health report (list and coverage); j is postal. */
+const REGIONAL: Query[] = ['locations', 'search', 'coverage'];
+const REGIONAL_SERVING: Query[] = [...REGIONAL, 'terminalPoints'];
+const ANSWERS: Record<string, Query[]> = {
+  'carrier-a': ['locations', 'search', 'coverage', 'terminalPoints', 'batch', 'schedules'],
+  'carrier-b': ['locations', 'search', 'coverage', 'terminalPoints', 'batch'],
+  'carrier-c': ['locations', 'search', 'coverage', 'batch', 'country'],
+  'carrier-d': REGIONAL,
+  'carrier-e': REGIONAL_SERVING,
+  'carrier-f': REGIONAL,
+  'carrier-g': REGIONAL_SERVING,
+  'carrier-h': REGIONAL,
+  'carrier-i': REGIONAL_SERVING,
+  'carrier-j': [],
+};
+const QUERIES: Query[] = ['locations', 'search', 'coverage', 'terminalPoints', 'batch', 'country', 'schedules'];
+
+/** Each query as a request of the API and as a library call; the inputs are well-formed whatever the carrier. */
+const ASK: Record<Query, { method: 'GET' | 'POST'; path: (base: string, id: string) => string; call: (engine: Engine, id: string) => unknown }> = {
+  locations: { method: 'GET', path: (base) => base, call: (e, id) => e.carrierLocations(id, {}) },
+  search: { method: 'GET', path: (base) => `${base}/search`, call: (e, id) => e.carrierSearch(id, { q: 'terminal' }) },
+  coverage: { method: 'GET', path: (base) => `${base}/coverage`, call: (e, id) => e.coverage(id, {}) },
+  terminalPoints: { method: 'GET', path: (base, id) => `${base}/${id === 'carrier-a' ? 'station' : 'terminal'}/1`, call: (e, id) => e.terminalPoints(id, '1') },
+  batch: { method: 'POST', path: (base) => `${base}/batch`, call: (e, id) => e.carrierBatch(id, id === 'carrier-c' ? { country_codes: ['US'] } : { zips: ['60601'] }) },
+  country: { method: 'GET', path: (base) => `${base}/country/US`, call: (e, id) => e.countryLocations(id, 'US') },
+  schedules: { method: 'GET', path: (base) => `${base}/service-days`, call: (e, id) => e.serviceDays(id, { zip: '60601' }) },
+};
+
+/** What a library call did: answered, not found, or some other error (bad input: the route exists). */
+function outcome(call: () => unknown): 'answered' | 'not found' | 'other error' {
+  try {
+    call();
+    return 'answered';
+  } catch (err) {
+    return err instanceof NotFoundError ? 'not found' : 'other error';
+  }
+}
+
+describe('per-carrier queries: the API and the library answer the same ones, those the spec lists', () => {
+  const engine = sampleEngine();
+  const app = createTestApp();
+
+  it('the sample has the carriers the table above describes', () => {
+    expect(engine.carriers.map((c) => c.id)).toEqual(Object.keys(ANSWERS));
+  });
+
+  for (const [id, answered] of Object.entries(ANSWERS)) {
+    it(`${id}: ${answered.join(', ') || 'none (drop points instead)'}`, async () => {
+      const base = `/api/${id}-location`;
+      for (const query of QUERIES) {
+        const { method, path, call } = ASK[query];
+        const body = method === 'POST' ? JSON.stringify(id === 'carrier-c' ? { country_codes: ['US'] } : { zips: ['60601'] }) : undefined;
+        const reply = await app.handle({ method, path: path(base, id), query: {}, headers: { 'x-api-key': KEYS.enterprise }, body });
+        const library = outcome(() => call(engine, id));
+        if (answered.includes(query)) {
+          expect(reply.status, `${method} ${path(base, id)}`).not.toBe(404);
+          expect(library, `${query} of ${id}`).not.toBe('not found');
+        } else {
+          expect(reply.status, `${method} ${path(base, id)}`).toBe(404);
+          expect(library, `${query} of ${id}`).toBe('not found');
+        }
+      }
+    });
+  }
+
+  it('an unknown carrier is not found by every per-carrier method', () => {
+    for (const query of QUERIES) expect(outcome(() => ASK[query].call(engine, 'carrier-zz')), query).toBe('not found');
+    expect(() => engine.carrierLocations('carrier-zz', {})).toThrow('unknown carrier "carrier-zz"');
+  });
+
+  it('says why a carrier lacks a query', () => {
+    expect(() => engine.countryLocations('carrier-a', 'US')).toThrow('carrier-a is listed by zip, not by country_code');
+    expect(() => engine.carrierBatch('carrier-e', { zips: ['02108'] })).toThrow('carrier-e is listed by state: only carriers listed by zip or country_code have a batch');
+    expect(() => engine.terminalPoints('carrier-c', 'X')).toThrow('carrier-c has no points-served rows in this dataset, so no terminal pages');
+    expect(() => engine.coverage('carrier-j', {})).toThrow('carrier-j is a postal carrier: its locations are asked through the drop-point queries');
+    expect(() => engine.serviceDays('carrier-b', { zip: '60601' })).toThrow('carrier-b has no schedules in this dataset');
+  });
+});
