@@ -49,7 +49,7 @@ export class CarrierLookups {
         break;
       case 'state': {
         const state = this.stateParam(c, value, 'state');
-        locs = this.filter(c, (l) => t.locState[l] === state && (t.locCountry[l] === 'US' || !this.gazetteer.hasState(state)));
+        locs = this.filter(c, (l) => this.inState(l, state));
         break;
       }
       case 'region': {
@@ -118,7 +118,7 @@ export class CarrierLookups {
     const t = this.net.t;
     const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');
     const country = query.country_code;
-    const locs = this.filter(c, (l) => (state === undefined || t.locState[l] === state) && (country === undefined || t.locCountry[l] === country));
+    const locs = this.filter(c, (l) => (state === undefined || this.inState(l, state)) && (country === undefined || t.locCountry[l] === country));
     // `states` are the first-level divisions of every country (a US state, Ontario, Guerrero), keyed
     // by country and division: the same name or code can stand for divisions of two countries.
     const states = new Map<string, { state: string; country: string; locations: number; zips: Set<number> }>();
@@ -201,6 +201,16 @@ export class CarrierLookups {
     const [from, to] = this.net.carrierLocations(c);
     for (let l = from; l < to; l++) if (this.net.t.locCode[l] === code) return l;
     return -1;
+  }
+
+  /**
+   * Whether location l is in the state a caller named: a US state's code means US locations (an
+   * Italian office in province MI is not in Michigan); any other code, the carrier's own
+   * subdivisions abroad (ON, Ontario) whatever their country.
+   */
+  private inState(l: number, state: string): boolean {
+    const t = this.net.t;
+    return t.locState[l] === state && (t.locCountry[l] === 'US' || !this.gazetteer.hasState(state));
   }
 
   private stateParam(c: number, value: string, name: string): string {

@@ -89,9 +89,12 @@ export class Network {
     return zipRange(this.zipRuns, zipCode, 1);
   }
 
-  /** Locations whose city (by its place key, names.ts) and state match; built on first use. */
+  /**
+   * US locations whose city (by its place key, names.ts) and state match; built on first use. A
+   * worldwide office's province can spell a state's code (Milan, MI in Italy), never its place.
+   */
   locationsInCity(cityKey: string, state: string): number[] {
-    return this.group('city', (l) => `${placeKey(this.t.locCity[l])}|${this.t.locState[l]}`).get(`${cityKey}|${state}`) ?? [];
+    return this.group('city', (l) => (this.t.locCountry[l] === 'US' ? `${placeKey(this.t.locCity[l])}|${this.t.locState[l]}` : '')).get(`${cityKey}|${state}`) ?? [];
   }
 
   /** US locations in a state. */

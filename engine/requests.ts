@@ -16,9 +16,13 @@ export const PAGE_SIZE = 25;
 const ZIP = /^\d{5}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
+/** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
+const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
+
 const zip = (name: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of 5 digits`) })
+    .min(1, NOT_EMPTY(name))
     .regex(ZIP, { error: `${name} must be 5 digits` });
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
@@ -40,7 +44,7 @@ const optionalText = (name: string, max = 100) =>
     z
       .string({ error: `${name} must be a string` })
       .trim()
-      .min(1, { error: `${name} must not be empty` })
+      .min(1, NOT_EMPTY(name))
       .max(max, { error: `${name} must be at most ${max} characters` }),
     name,
   ).optional();
@@ -52,7 +56,7 @@ const optionalText = (name: string, max = 100) =>
 const requiredText = (name: string, { max = 200, trim = false } = {}) => {
   const text = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
   return typedText(
-    (trim ? text.trim() : text).min(1, { error: `${name} must not be empty` }).max(max, { error: `${name} must be at most ${max} characters` }),
+    (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` }),
     name,
   );
 };
@@ -91,7 +95,10 @@ export const pageSchema = numberLike('page', PAGE_RANGE, /^\d+$/)
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>
-  z.string({ error: `${name} must be a 2-letter state code` }).regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` });
+  z
+    .string({ error: `${name} must be a 2-letter state code` })
+    .min(1, NOT_EMPTY(name))
+    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` });
 const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
 
 export const placeQuerySchema = z.object({
@@ -133,6 +140,7 @@ export const serviceDaysQuerySchema = z.object({
   city: optionalText('city'),
   date: z
     .string({ error: 'date must be YYYY-MM-DD' })
+    .min(1, NOT_EMPTY('date'))
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: 'date must be a real calendar date (YYYY-MM-DD)',
@@ -159,6 +167,7 @@ const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(20
 export const countryCode = (name: string) =>
   z
     .string({ error: `${name} must be a string` })
+    .min(1, NOT_EMPTY(name))
     .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
     .transform((s) => s.toUpperCase());
 

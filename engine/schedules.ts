@@ -69,10 +69,11 @@ export class Schedules {
     const t = this.net.t;
     const a = t.spTerminal[origin];
     const b = t.spTerminal[dest];
-    const miles = distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]);
+    // The band of the distance the answer shows: 250.03 mi is shown as 250, and so is 1 day.
+    const miles = roundMiles(distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]));
     const days = baseTransitDays(miles);
     const addOn = t.spAddOn[origin] + t.spAddOn[dest];
-    return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: roundMiles(miles),
+    return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: miles,
       baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
   }
 

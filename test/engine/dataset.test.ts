@@ -209,6 +209,25 @@ describe('a valid tiny dataset', () => {
     expect(() => other.carrierLocations('carrier-r', { region: 'west' })).toThrow(new InvalidInputError('region: carrier-r has no location with a region'));
   });
 
+  it("an office abroad whose province code spells a US state's is not in that state's city, nor in its coverage", () => {
+    const abroad = writeDataset('abroad', {
+      'carriers.json': JSON.stringify([...CARRIERS, { id: 'carrier-w', name: 'Carrier W', scac: 'CRWW', kind: 'worldwide', unified: true, canReach: true, lookup: 'country_code' }]),
+      // An office in Italy, in a town called Alpha of a province coded NY; and one in Alpha, New York.
+      'terminals.csv': [
+        TINY_TERMINALS,
+        'carrier-w,W1,Alpha Office,1 Via Roma,,Alpha,NY,20100,IT,+39 02 555 0100,,w1@w.example,45.46,9.19,',
+        'carrier-w,W2,Alpha NY Office,2 Main St,,Alpha,NY,10001,US,555-0102,,w2@w.example,40.0,-75.0,',
+      ].join('\n'),
+      'service-points.csv': TINY_POINTS,
+    });
+    const other = createEngine({ dataDir: abroad, zipFile });
+    const alpha = other.search({ city: 'Alpha', state: 'NY', carriers: 'carrier-w' });
+    expect(alpha.results.map((r) => [r.terminalCode, r.match])).toEqual([['W2', 'exact']]);
+    expect(other.canReach({ carrier: 'carrier-w', city: 'Alpha', state: 'NY' })).toMatchObject({ serviceType: 'direct', nearestTerminal: { name: 'Alpha NY Office' } });
+    expect(other.coverage('carrier-w', { state: 'NY' })).toMatchObject({ totalLocations: 1, countries: [{ country: 'US', locations: 1 }] });
+    expect(other.carrierLocations('carrier-w', { country_code: 'IT' }).locations.map((l) => l.terminalCode)).toEqual(['W1']);
+  });
+
   it('coverage and per-carrier lookups', () => {
     expect(engine.coverage('carrier-a', { state: 'NY' })).toEqual({
       success: true,

@@ -587,20 +587,35 @@ describe('carrier-a transit days', () => {
         const a = oracle.terminal('carrier-a', o.terminalCode);
         const b = oracle.terminal('carrier-a', d.terminalCode);
         const miles = haversineMiles(a.lat, a.lng, b.lat, b.lng);
-        if ([250, 500, 1000, 1500, 2000].some((edge) => Math.abs(miles - edge) < 1e-6)) return;
         const result = engine.transitInfo('carrier-a', { origin_zip: o.zip, dest_zip: d.zip });
-        bands.add(band(miles));
+        // The band of the distance as the answer shows it, to 0.1 mi.
+        const shown = Math.round(miles * 10) / 10;
+        if ([250, 500, 1000, 1500, 2000].some((edge) => Math.abs(miles * 10 - (edge * 10 + 0.5)) < 1e-6)) return;
+        bands.add(band(shown));
         expect(result.served).toBe(true);
         expect(result.origin).toEqual({ terminalCode: a.terminalCode, name: a.name, city: a.city, state: a.state, addOnDays: o.addOnDays });
         expect(result.destination).toEqual({ terminalCode: b.terminalCode, name: b.name, city: b.city, state: b.state, addOnDays: d.addOnDays });
         expect(Math.abs(result.distanceMiles! - miles)).toBeLessThanOrEqual(TOLERANCE);
-        expect(result.baseTransitDays).toBe(band(miles));
+        expect(result.distanceMiles).toBe(shown);
+        expect(result.baseTransitDays).toBe(band(shown));
         expect(result.addOnDays).toBe(o.addOnDays + d.addOnDays);
-        expect(result.transitDays).toBe(band(miles) + o.addOnDays + d.addOnDays);
+        expect(result.transitDays).toBe(band(shown) + o.addOnDays + d.addOnDays);
       }),
       { numRuns: 300, seed: SEED + 2 },
     );
     expect([...bands].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('a distance shown as a band\'s edge is in that band: 250.03 mi is shown as 250, and is 1 day', () => {
+    for (const [origin_zip, dest_zip, edge, days] of [['49801', '49905', 250, 1], ['35005', '75103', 500, 2]] as const) {
+      const result = engine.transitInfo('carrier-a', { origin_zip, dest_zip });
+      const a = oracle.terminal('carrier-a', result.origin!.terminalCode);
+      const b = oracle.terminal('carrier-a', result.destination!.terminalCode);
+      const miles = haversineMiles(a.lat, a.lng, b.lat, b.lng);
+      expect(miles).toBeGreaterThan(edge);
+      expect(miles).toBeLessThan(edge + 0.05);
+      expect(result).toMatchObject({ distanceMiles: edge, baseTransitDays: days });
+    }
   });
 
   it('an unserved ZIP gives served false and null figures; malformed ZIPs are a 400 naming the parameter', () => {

@@ -441,6 +441,23 @@ export function apiCases(engine: Engine): ApiCase[] {
     { name: 'carrier-a coverage without state', request: get('/api/carrier-a-location/coverage'), status: 400, error: /state/ },
     { name: 'carrier-a list without zip', request: get('/api/carrier-a-location'), status: 400, error: /^zip is required$/ },
     { name: 'carrier-a list with an empty zip', request: get('/api/carrier-a-location', { zip: '' }), status: 400, error: /^zip must not be empty$/ },
+    // Given empty, every parameter says so, not what its value should look like.
+    ...([
+      ['/api/locations', { zip: '' }, 'zip'],
+      ['/api/locations/geocode', { zip: '' }, 'zip'],
+      ['/api/locations/which-carriers', { state: '' }, 'state'],
+      ['/api/carrier-a-location/service-days', { zip: '' }, 'zip'],
+      ['/api/carrier-a-location/service-days', { zip: '60601', date: '' }, 'date'],
+      ['/api/carrier-a-location/transit-info', { origin_zip: '', dest_zip: '10001' }, 'origin_zip'],
+      ['/api/carrier-a-location/coverage', { state: '' }, 'state'],
+      ['/api/carrier-c-location/coverage', { country_code: '' }, 'country_code'],
+      ['/api/drop-points', { zip: '' }, 'zip'],
+    ] as const).map(([path, query, name]) => ({
+      name: `${path} with an empty ${name}`,
+      request: get(path, query),
+      status: 400,
+      error: new RegExp(`^${name} must not be empty$`),
+    })),
     { name: 'carrier-a list with a repeated city', request: get('/api/carrier-a-location', { zip: '60601', city: ['a', 'b'] }), status: 400, error: /city/ },
 
     // Drop points
