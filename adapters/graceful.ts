@@ -1,10 +1,20 @@
-// Graceful stop for a node:http server: no new connections, idle and silent ones closed at once,
-// requests in flight finish (their keep-alive connections close after the answer), and whatever is still open
-// at the deadline is closed. The deadline is needed: `server.close()` stops Node's headers and
-// request timeout checks, so a half-sent request would otherwise hold the server open forever.
+// Graceful stop for a node:http server: no new connections; requests in flight finish (their
+// keep-alive connections close after the answer); idle and silent connections close after a short
+// grace, in which a request already on its way is still answered; whatever is still open at the
+// deadline is closed. The deadline is needed: a half-sent request would otherwise hold the server
+// open forever.
 
 import type { Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { connectionsOf } from './connections.js';
+
+/**
+ * How long a connection idle when the stop begins stays open. A client of a keep-alive connection
+ * sends its next request whenever it likes: one that is on its way, or already waiting in the
+ * socket's buffer unread, would be reset by closing the connection at once, and every busy
+ * connection of a loaded server has one. Within the grace it is answered, with `Connection: close`.
+ */
+export const IDLE_GRACE_MS = 250;
 
 /** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
 export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
@@ -19,17 +29,20 @@ export function gracefulStop(server: Server, deadlineMs: number): () => Promise<
   return () =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
-      server.close((err) => {
+      const grace = setTimeout(() => {
+        server.closeIdleConnections();
+        // Node counts a connection that has sent nothing (a balancer's pre-opened one, a TCP
+        // health check) as busy, not idle: it holds no request, so it is closed too.
+        for (const socket of connections.keys()) if (socket.bytesRead === 0) socket.destroy();
+      }, Math.min(IDLE_GRACE_MS, deadlineMs));
+      // net.Server's close stops new connections; http.Server's would also close the idle ones at
+      // once (Node 19 on), resetting the requests that have just arrived on them.
+      NetServer.prototype.close.call(server, (err?: Error) => {
         clearTimeout(deadline);
+        clearTimeout(grace);
         if (err) reject(err);
         else resolve();
       });
-      server.closeIdleConnections();
-      for (const [socket, inFlight] of connections) {
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-        // Node counts a connection that has sent nothing yet (a balancer's pre-opened one, a TCP
-        // health check) as busy, not idle: it holds no request, so it is closed now too.
-        if (socket.bytesRead === 0) socket.destroy();
-      }
+      for (const inFlight of connections.values()) for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     }));
 }

@@ -4,7 +4,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
-import { openRaw } from '../support/raw-http.js';
+import { openRaw, parseReply } from '../support/raw-http.js';
 import { spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
@@ -46,6 +46,23 @@ describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (serve
     expect(JSON.parse(reply.body).count).toBe(2);
     await closing;
     expect(closed).toBe(true);
+  });
+
+  it('answers a request sent on an idle keep-alive connection as the stop begins, then closes it, rather than resetting it', async () => {
+    const running = await startServer({ PORT: '0', SERVER: server, API_KEYS, LOG_LEVEL: 'silent' }, { host: '127.0.0.1' });
+    const ask = `GET /api/locations/geocode?zip=60601 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.pro}\r\n\r\n`;
+    const connection = await openRaw(running.url, ask);
+    await vi.waitFor(() => expect(connection.received()).toMatch(/^HTTP\/1\.1 200 [^]*"found":true/), { timeout: 5_000 });
+    const first = connection.received().length;
+    // The connection is idle; its client sends the next request in the same moment the stop begins.
+    const closing = running.close();
+    connection.write(ask);
+    await connection.closed;
+    const second = parseReply(connection.received().slice(first));
+    expect(second.status).toBe(200);
+    expect(second.headers.connection).toBe('close');
+    expect(JSON.parse(second.body).found).toBe(true);
+    await closing;
   });
 
   it('makes a development key when API_KEYS is unset outside production', async () => {
@@ -92,7 +109,7 @@ describe('the npm start process', () => {
     expect(await proc.exited).toBe(0);
   });
 
-  it('on SIGTERM closes idle and silent connections at once, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
+  it('on SIGTERM closes idle and silent connections after a short grace, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
     const proc = start({ SHUTDOWN_TIMEOUT_MS: '1500' });
     const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
     const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
