@@ -38,9 +38,8 @@ describe('parseApiKeys', () => {
     expect(new KeyRing(records).lookup('k_two')?.plan).toBe('enterprise');
   });
 
-  it('reads an empty spec as no keys', () => {
-    expect(parseApiKeys('')).toEqual([]);
-    expect(parseApiKeys(' , ')).toEqual([]);
+  it('refuses a spec that holds no key: a mistake, not an API nobody can call', () => {
+    for (const spec of ['', ' , ', ',,,']) expect(() => parseApiKeys(spec)).toThrow('API_KEYS holds no key: expected key:plan[:monthlyQuota],...');
   });
 
   it('refuses an unset spec (process.env.API_KEYS passed as it is) with a configuration error', () => {

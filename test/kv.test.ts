@@ -176,8 +176,8 @@ describe('createKvStore', () => {
   });
 
   it('refuses a URL that is not Redis before loading the client, without repeating it (it may hold the password)', async () => {
-    for (const url of ['http://:secret@host:6379', 'localhost:6379', 'redis://']) {
-      await expect(createKvStore({ REDIS_URL: url })).rejects.toThrow(new Error('REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379'));
+    for (const url of ['http://:secret@host:6379', 'localhost:6379', 'redis://', 'redis://:secret@host:6379/x']) {
+      await expect(createKvStore({ REDIS_URL: url })).rejects.toThrow(new Error('REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)'));
     }
   });
 

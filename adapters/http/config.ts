@@ -58,13 +58,17 @@ export class ConfigError extends Error {
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
 
+/** The longest timer Node sets: a longer one fires at once (after a TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A positive whole number of milliseconds (or connections), with a message naming the variable. */
 const positiveIntegerText = (name: string) =>
   z
     .string()
     .regex(/^\d+$/, { error: `${name} must be a positive integer` })
     .transform(Number)
-    .refine((n) => Number.isSafeInteger(n) && n > 0, { error: `${name} must be a positive integer` });
+    .refine((n) => n > 0, { error: `${name} must be a positive integer` })
+    .refine((n) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS} (about 24.8 days)` });
 const positiveInteger = (name: string, fallback: number) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(fallback));
 const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
@@ -144,7 +148,8 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,
     logLevel: e.LOG_LEVEL,
-    production: e.NODE_ENV === 'production',
+    // `Production` is a typo of production, not another environment: it keeps the production rules.
+    production: e.NODE_ENV?.trim().toLowerCase() === 'production',
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

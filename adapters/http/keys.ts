@@ -61,6 +61,8 @@ export function parseApiKeys(spec: string | undefined): ApiKeyRecord[] {
     seen.add(id);
     records.push({ id, plan, monthlyQuota, batchLimit: PLANS[plan].batchLimit });
   });
+  // `API_KEYS=,` is a mistake, never a wish for an API nobody can call, nor for a development key.
+  if (records.length === 0) throw new Error('API_KEYS holds no key: expected key:plan[:monthlyQuota],...');
   return records;
 }
 

@@ -1,13 +1,18 @@
 import { MemoryKvStore } from './memory.js';
 import type { KvStore, RedisKvOptions } from './store.js';
 
-export const REDIS_URL_FORMAT = 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379';
+export const REDIS_URL_FORMAT =
+  'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)';
 
-/** A URL ioredis connects to; anything else (`http://...`, a bare host name) would never connect, and answer 503 forever. */
+/**
+ * A URL ioredis connects to; anything else (`http://...`, a bare host name) would never connect, and
+ * answer 503 forever. Its path is the database's number: ioredis sends any other path as SELECT NaN,
+ * which Redis answers with an error that crashes the process after it has started.
+ */
 export function isRedisUrl(text: string): boolean {
   try {
     const url = new URL(text);
-    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && /^(\/\d*)?$/.test(url.pathname);
   } catch {
     return false;
   }

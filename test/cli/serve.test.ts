@@ -55,7 +55,8 @@ describe('carrier-locations serve', () => {
     [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535'],
     [{ SERVER: 'fastify' }, 'SERVER must be "express" or "node"'],
     [{ API_KEYS: 'nokey' }, 'API_KEYS entry 1: expected key:plan or key:plan:monthlyQuota'],
-    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)'],
+    [{ API_KEYS: ',' }, 'API_KEYS holds no key: expected key:plan[:monthlyQuota],...'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
   ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {

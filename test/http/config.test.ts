@@ -29,6 +29,9 @@ describe('readConfig', () => {
       limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, maxConnectionsPerClient: 16, shutdownTimeoutMs: 3000 },
     });
     expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
+    // A capital or a space is a typo of production, not another environment.
+    for (const NODE_ENV of ['Production', 'PRODUCTION', ' production ']) expect(readConfig({ NODE_ENV }).production).toBe(true);
+    for (const NODE_ENV of ['development', 'test', '']) expect(readConfig({ NODE_ENV }).production).toBe(false);
     expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
   });
 
@@ -44,7 +47,12 @@ describe('readConfig', () => {
     [{ HEADERS_TIMEOUT_MS: '60000' }, /HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/],
     [{ REDIS_URL: 'redishost' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
-    [{ REDIS_URL: 'redis://:pw@127.0.0.1:abc' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, such as redis:\/\/:password@host:6379$/],
+    [{ REDIS_URL: 'redis://:pw@127.0.0.1:abc' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, such as redis:\/\/:password@host:6379, with a database number if any \(redis:\/\/host:6379\/2\)$/],
+    // ioredis would send SELECT NaN, and its error crashes the server after it has started.
+    [{ REDIS_URL: 'redis://127.0.0.1:6379/x' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    // Node would fire a longer timer at once: the stop's deadline would be 1 ms.
+    [{ SHUTDOWN_TIMEOUT_MS: '3000000000' }, /^SHUTDOWN_TIMEOUT_MS must be at most 2147483647 \(about 24\.8 days\)$/],
+    [{ REQUEST_TIMEOUT_MS: '2147483648' }, /^REQUEST_TIMEOUT_MS must be at most 2147483647/],
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
@@ -95,7 +103,9 @@ describe('loadKeys', () => {
 
   it('refuses to run in production without keys', () => {
     expect(() => loadKeys({ apiKeys: undefined, production: true })).toThrow(/API_KEYS is required when NODE_ENV=production/);
-    expect(() => loadKeys({ apiKeys: ' , ', production: true })).toThrow(/API_KEYS is required/);
+    // Set, but to nothing: a mistake, in development too, not a reason to make a development key.
+    expect(() => loadKeys({ apiKeys: ' , ', production: true })).toThrow(/^API_KEYS holds no key/);
+    expect(() => loadKeys({ apiKeys: ',,,', production: false })).toThrow(/^API_KEYS holds no key/);
   });
 
   it('refuses to run on Lambda without keys, saying what to set rather than blaming NODE_ENV', () => {
