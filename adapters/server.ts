@@ -35,6 +35,9 @@ export async function startServer(
   // anything is opened, so a missing package leaves nothing to close.
   const express = config.server === 'express' ? await import('./express.js') : undefined;
   const service = await startService(config);
+  // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
+  // (its core and engine) for the life of the process, however often it is reloaded.
+  const { loadCore, logger, devKey } = service;
   const core = switchableCore(service.core);
   const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits);
   const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
@@ -55,10 +58,10 @@ export async function startServer(
   let reloading = Promise.resolve(true);
   return {
     url: `http://${options.host ?? 'localhost'}:${port}`,
-    devKey: service.devKey,
+    devKey,
     server,
     close: () => (closing ??= stop().then(() => core.close())),
-    reload: () => (reloading = reloading.then(() => reload(core, service.loadCore, service.logger))),
+    reload: () => (reloading = reloading.then(() => reload(core, loadCore, logger))),
   };
 }
 
