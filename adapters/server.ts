@@ -54,14 +54,23 @@ export async function startServer(
   }
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
-  // One reload at a time, in the order the signals came.
-  let reloading = Promise.resolve(true);
+  // One reload at a time. Asked for while one runs, the next waits for it; asked for again while
+  // that one waits, it is the same reload (four quick SIGHUPs are two reloads, not four compiles).
+  let last = Promise.resolve(true);
+  let waiting: Promise<boolean> | undefined;
+  const reloadData = () => {
+    waiting ??= last.then(() => {
+      waiting = undefined;
+      return reload(core, loadCore, logger);
+    });
+    return (last = waiting);
+  };
   return {
     url: `http://${options.host ?? 'localhost'}:${port}`,
     devKey,
     server,
     close: () => (closing ??= stop().then(() => core.close())),
-    reload: () => (reloading = reloading.then(() => reload(core, loadCore, logger))),
+    reload: reloadData,
   };
 }
 
@@ -75,9 +84,17 @@ export async function runServer(env: Record<string, string | undefined> = proces
   // disk) is no reason to stop serving, nor to die on the error event it raises later. The log
   // says so once on stderr (startup.ts).
   process.stdout.on('error', () => {});
+  let started: RunningServer | undefined;
+  let reloadAfterStart = false;
+  // Listened for before the data loads: SIGHUP's default is to end the process, and a deploy tool
+  // may send it while a large dataset compiles. One that comes during the start reloads after it.
+  process.on('SIGHUP', () => {
+    if (started) void started.reload();
+    else reloadAfterStart = true;
+  });
   let running: RunningServer;
   try {
-    running = await startServer(env);
+    running = started = await startServer(env);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`error: ${err.message}`);
@@ -107,7 +124,7 @@ export async function runServer(env: Record<string, string | undefined> = proces
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGHUP', () => void running.reload());
+  if (reloadAfterStart) void running.reload();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -34,6 +34,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { keys, devKey } = loadKeys(config, options.runtime);
   const logger = pino({ level: config.logLevel }, logDestination());
   const source = engineSource(config, options.defaultSnapshot);
+  // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
+  logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
   const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });

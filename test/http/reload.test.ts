@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../adapters/server.js';
 import { DEFAULT_SNAPSHOT } from '../../engine/index.js';
 import { buildOneCarrierSnapshot, writeOneCarrierDataset } from '../support/datasets.js';
-import { startServerProcess } from '../support/server-process.js';
+import { spawnServer, startServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS, SERVER_KINDS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-reload-'));
@@ -130,5 +130,37 @@ describe('memory across reloads', () => {
     expect(atStart).toBeGreaterThan(10e6);
     // One dataset is atStart; the one loaded at start kept beside the reloaded one would be twice it.
     expect(afterReloads).toBeLessThan(atStart * 1.4);
+  }, 60_000);
+});
+
+describe('SIGHUPs in a row, and one during the start', () => {
+  it('asked again while a reload runs, one more follows it; asked more while that one waits, they are the same reload', async () => {
+    const running = await startServer({ PORT: '0', API_KEYS, SNAPSHOT_PATH: acme, LOG_LEVEL: 'silent' }, { host: '127.0.0.1' });
+    try {
+      const first = running.reload();
+      await Promise.resolve(); // the first has started
+      const [second, third, fourth] = [running.reload(), running.reload(), running.reload()];
+      expect(second).not.toBe(first);
+      expect(third).toBe(second);
+      expect(fourth).toBe(second);
+      expect(await Promise.all([first, second])).toEqual([true, true]);
+      // Once that one runs, a new request is a new reload.
+      expect(running.reload()).not.toBe(second);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('a SIGHUP while the data loads does not end the process: it reloads once the server is up', async () => {
+    const dataDir = writeOneCarrierDataset(dir, 'slow-start');
+    const proc = spawnServer({ API_KEYS, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    // While the dataset compiles (against the whole ZIP gazetteer: a second or more).
+    await proc.printed(/"msg":"loading data"/);
+    expect(proc.output()).not.toMatch(/listening on/);
+    proc.child.kill('SIGHUP');
+    await proc.printed(/listening on/);
+    await vi.waitFor(() => expect(proc.output()).toMatch(/"msg":"data reloaded"/), { timeout: 15_000 });
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
   }, 60_000);
 });
