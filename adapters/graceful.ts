@@ -14,7 +14,7 @@ import { connectionsOf } from './connections.js';
  * socket's buffer unread, would be reset by closing the connection at once, and every busy
  * connection of a loaded server has one. Within the grace it is answered, with `Connection: close`.
  */
-export const IDLE_GRACE_MS = 250;
+const IDLE_GRACE_MS = 250;
 
 /** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
 export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {

@@ -7,7 +7,7 @@ import { Gazetteer } from './gazetteer.js';
 import { engineFrom, type Engine, type SnapshotContent } from './engine.js';
 import { readGazetteer, type GazetteerTable } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
-import { engineOptionsSchema, checkedOptions } from './options.js';
+import { checkedOptions, engineOptionsSchema } from './options.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from './package-files.js';
 import { compileZipTables } from './zip-tables.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';

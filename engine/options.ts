@@ -3,7 +3,7 @@
 // that is no limit (`maxPerRequest: NaN` from a misread environment variable).
 
 import * as z from 'zod';
-import { DATE_RANGE, parseWithZod } from './requests.js';
+import { DATE_RANGE, NOT_EMPTY, parseWithZod } from './requests.js';
 
 /** A whole options argument: absent, or an object holding only the named options (a typo is an error, not ignored). */
 const optionsObject = <T extends z.ZodRawShape>(shape: T) =>
@@ -17,7 +17,7 @@ const optionsObject = <T extends z.ZodRawShape>(shape: T) =>
     .optional();
 
 const path = (name: string) =>
-  z.string({ error: `${name} must be a file path (a string)` }).min(1, { error: `${name} must not be empty` }).optional();
+  z.string({ error: `${name} must be a file path (a string)` }).min(1, NOT_EMPTY(name)).optional();
 
 export const engineOptionsSchema = optionsObject({ dataDir: path('dataDir'), zipFile: path('zipFile'), snapshot: path('snapshot') });
 

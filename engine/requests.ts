@@ -17,7 +17,7 @@ const ZIP = /^\d{5}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
-const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
+export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
 
 const zip = (name: string) =>
   z
