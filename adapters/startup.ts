@@ -38,7 +38,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
   const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const kv = await createKvStore(
+    { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+    { onError: (err) => logger.warn({ err }, 'redis connection error') },
+  );
   return {
     core: createApp({ engine, keys, kv, logger }),
     engine,
