@@ -58,7 +58,9 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
     if (!isDynamoDbTable(table)) throw new Error(DYNAMODB_TABLE_FORMAT);
     if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(DYNAMODB_ENDPOINT_FORMAT);
     const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
-    return new DynamoDbKvStore(sdk, table, { endpoint, timeoutMs: options.timeoutMs });
+    // Node finds the CommonJS package's names; a bundle (the Lambda build) puts them under `default`.
+    const names = 'DynamoDBClient' in sdk ? sdk : (sdk as { default: typeof sdk }).default;
+    return new DynamoDbKvStore(names, table, { endpoint, timeoutMs: options.timeoutMs });
   }
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.
