@@ -16,6 +16,10 @@ export interface StartOptions {
   runtime?: Runtime | undefined;
   /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set (Lambda: the snapshot beside the bundle); default the engine's. */
   defaultSnapshot?: string | undefined;
+  /** The store, made by the caller (a cluster worker's, which asks the primary); default the one the configuration names. */
+  kv?: KvStore | undefined;
+  /** A cluster worker's id: every log line of the process names it. */
+  worker?: number | undefined;
 }
 
 export interface Service {
@@ -32,16 +36,19 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = pino({ level: config.logLevel }, logDestination());
+  const root = pino({ level: config.logLevel }, logDestination());
+  const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const source = engineSource(config, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
   const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv = await createKvStore(
-    { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
-    { onError: (err) => logger.warn({ err }, 'redis connection error') },
-  );
+  const kv =
+    options.kv ??
+    (await createKvStore(
+      { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+      { onError: (err) => logger.warn({ err }, 'redis connection error') },
+    ));
   return {
     core: createApp({ engine, keys, kv, logger }),
     engine,
