@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
 import { openRaw, parseReply, partialRequest } from '../support/raw-http.js';
-import { spawnServer } from '../support/server-process.js';
+import { sigtermWithRequestInFlight, spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (server) => {
@@ -75,14 +75,7 @@ describe('the npm start process', () => {
     const proc = start({});
     const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
     const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
-    const inFlight = partialRequest(url, key);
-    // The server has the request once it answers another one on a second connection after it.
-    expect((await fetch(`${url}/api/health`)).status).toBe(200);
-
-    proc.child.kill('SIGTERM');
-    await proc.printed(/SIGTERM received/);
-    inFlight.finish();
-    const reply = await inFlight.response;
+    const reply = await sigtermWithRequestInFlight(proc, url, key);
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
     expect(await proc.exited).toBe(0);

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
-import { partialRequest } from '../support/raw-http.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { sigtermWithRequestInFlight, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-workers-'));
@@ -69,13 +68,7 @@ describe('WORKERS=2', () => {
     const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
     const pids = workerPids(proc);
-    const inFlight = partialRequest(proc.url, KEYS.pro);
-    // A worker has the request once the server answers another one after it.
-    expect((await fetch(`${proc.url}/api/health`)).status).toBe(200);
-    proc.child.kill('SIGTERM');
-    await proc.printed(/SIGTERM received/);
-    inFlight.finish();
-    const reply = await inFlight.response;
+    const reply = await sigtermWithRequestInFlight(proc, proc.url, KEYS.pro);
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
     expect(await proc.exited).toBe(0);
