@@ -16,7 +16,8 @@ import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
 import { JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
-import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
+import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
+import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
 
@@ -62,10 +63,15 @@ const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
 
 /**
  * The route table of an engine: the unified endpoints, then the drop points and each carrier's own
- * (the health report lists its probes in this order, as the spec does).
+ * (the health report lists its probes in this order, as the spec does), then the carriers' networks.
  */
 export function buildRoutes(engine: Engine): Route[] {
-  return [...unifiedRoutes(engine), ...dropPointRoutes(engine), ...engine.carriers.flatMap((c) => carrierRoutes(engine, c))];
+  return [
+    ...unifiedRoutes(engine),
+    ...dropPointRoutes(engine),
+    ...engine.carriers.flatMap((c) => carrierRoutes(engine, c)),
+    ...networkRoutes(engine),
+  ];
 }
 
 export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
@@ -139,7 +145,12 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       const body = route.body ? await readJsonObject(readBody, req.headers['content-encoding']) : undefined;
       const result = route.answer({ query: req.query, params, body, key });
-      return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      if (!route.geojson) return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      if (wantsGeoJson(req.headers.accept)) return geoJsonAnswer(result, jsonAnswer(200, '', requestId, decision));
+      const answer = jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      // Caches keep the two forms apart.
+      answer.headers.Vary = 'Accept';
+      return answer;
     } catch (err) {
       const { status, message, internal } = classifyError(err);
       if (internal) logError(err, requestId);
