@@ -10,6 +10,7 @@ import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
+import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   kv: KvStore;
   /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
   logger?: Logger | undefined;
+  /** The /map page's tile server, if any (MAP_TILES_URL). */
+  map?: MapOptions | undefined;
 }
 
 /** A request before its body: route, key and quota are decided from this alone. */
@@ -59,7 +62,7 @@ export interface App {
 /** The API's version in the OpenAPI document; it changes when the interface does, not per release. */
 export const API_VERSION = '1.0.0';
 
-const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
+const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*|map|map\/.*)$/;
 
 /**
  * The route table of an engine: the unified endpoints, then the drop points and each carrier's own
@@ -74,18 +77,19 @@ export function buildRoutes(engine: Engine): Route[] {
   ];
 }
 
-export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), map }: AppOptions): App {
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger);
   const docs = createDocs();
+  const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: SharedBody | undefined;
   // A report is served many times over (see health.ts): serialized once.
   let healthText: { report: HealthReport; text: SharedBody } | undefined;
 
-  /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
+  /** Endpoints without a key: the health report, the OpenAPI document and its viewer, the map page. */
   async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
     if (path === '/api/health') {
       const report = await health();
@@ -97,8 +101,8 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       openapi ??= sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)));
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...openapi };
     }
-    // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
-    return docs(req.path, req.headers);
+    // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
+    return docs(req.path, req.headers) ?? mapPage(req.path);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
