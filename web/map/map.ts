@@ -171,12 +171,14 @@ function showLocations(collection: LocationCollection, centre?: { lat: number; l
     list.append(item);
   }
   if (centre) {
-    L.circle([centre.lat, centre.lng], { radius: centre.radiusMiles * MILE_METRES, color: '#333', weight: 1.5, dashArray: '6 4', fill: false, interactive: false }).addTo(results);
+    if (centre.radiusMiles > 0) {
+      L.circle([centre.lat, centre.lng], { radius: centre.radiusMiles * MILE_METRES, color: '#333', weight: 1.5, dashArray: '6 4', fill: false, interactive: false }).addTo(results);
+    }
     L.circleMarker([centre.lat, centre.lng], { radius: 5, color: '#111', weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'search-centre' })
       .bindTooltip('Search centre')
       .addTo(results);
   }
-  if (results.getLayers().length > 0) map.fitBounds(results.getBounds(), { padding: [24, 24], maxZoom: 11 });
+  if (results.getLayers().length > 0) map.fitBounds(results.getBounds().pad(0.25), { maxZoom: 11 });
 }
 
 function shadeStates(covered: Set<string>, colour: string): void {
@@ -199,7 +201,9 @@ async function runSearch(params: URLSearchParams): Promise<void> {
   const answer = (await ask('locations', params)) as LocationCollection;
   shadeStates(new Set(), '');
   const place = answer.resolved as { city: string; state: string; lat: number; lng: number } | null;
-  showLocations(answer, place ? { lat: place.lat, lng: place.lng, radiusMiles: answer.query.radiusMiles } : undefined);
+  // A state alone has no nearby step, so no radius to draw.
+  const stateOnly = answer.query.zip === '' && answer.query.city === '';
+  showLocations(answer, place ? { lat: place.lat, lng: place.lng, radiusMiles: stateOnly ? 0 : answer.query.radiusMiles } : undefined);
   const where = place ? [place.city, place.state].filter(Boolean).join(', ') : 'a place the gazetteer does not know';
   statusLine.textContent = `${answer.total} location${answer.total === 1 ? '' : 's'} for ${where} (${answer.matchType} match).`;
 }
