@@ -110,7 +110,7 @@ export function createMapPage(options: MapOptions = {}): (path: string) => HttpR
   return (path) => {
     if (path !== '/map' && !path.startsWith('/map/')) return null;
     if (!existsSync(join(dir, 'map.js'))) {
-      return errorResponse(404, 'the map page is not part of this build: `npm run build` makes its assets in dist/map');
+      return errorResponse(404, 'the map page is not installed beside this code (its assets are dist/map of the package, made by `npm run build`; the Lambda bundle leaves them out)');
     }
     // From `/map` relative URLs resolve beside it, from `/map/` inside it.
     if (path === '/map') return { status: 200, headers: pageHeaders('text/html; charset=utf-8', csp, 300), body: page('map/', 'api/', options) };

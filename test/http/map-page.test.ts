@@ -44,7 +44,7 @@ describe('/map', () => {
   it('says what to do where the assets were not built', () => {
     const reply = createMapPage({ assetsDir: '/nonexistent' })('/map')!;
     expect(reply.status).toBe(404);
-    expect(JSON.parse(reply.body).error).toMatch(/npm run build/);
+    expect(JSON.parse(reply.body).error).toMatch(/map page is not installed.*npm run build/);
   });
 
   it("draws a tile server's tiles when MAP_TILES_URL names one, and lets the policy load them", () => {
