@@ -194,6 +194,19 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     await fill(page, { key: KEYS.pro, zip: '75201' });
     await submit(page, '#search-form');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Every field has its label; the key has no name, so no form submission could ever carry it.
+    const labels = await page.$$eval('input, select', (fields) =>
+      fields.map((f) => [f.id, document.querySelector(`label[for="${f.id}"]`)?.firstChild?.textContent?.trim() ?? null, f.getAttribute('name')]),
+    );
+    expect(labels).toEqual([
+      ['key', 'API key', null],
+      ['zip', 'ZIP', 'zip'],
+      ['radius', 'Radius (miles)', 'radius'],
+      ['city', 'City', 'city'],
+      ['state', 'State', 'state'],
+      ['carriers', 'Carriers', 'carriers'],
+      ['network', 'Carrier network', null],
+    ]);
     expect(await markerCount(page)).toBeGreaterThan(0);
     const response = await fetch(`${origin}/map`);
     const csp = response.headers.get('content-security-policy')!;
