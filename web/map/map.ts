@@ -196,9 +196,13 @@ function searchParams(): URLSearchParams {
   return params;
 }
 
-async function runSearch(params: URLSearchParams): Promise<void> {
+/** Each view shown counts one; an answer that comes back after a newer view was asked for is dropped. */
+let views = 0;
+
+async function runSearch(params: URLSearchParams, view: number): Promise<void> {
   statusLine.textContent = 'Searching…';
   const answer = (await ask('locations', params)) as LocationCollection;
+  if (view !== views) return;
   shadeStates(new Set(), '');
   const place = answer.resolved as { city: string; state: string; lat: number; lng: number } | null;
   // A state alone has no nearby step, so no radius to draw.
@@ -208,9 +212,10 @@ async function runSearch(params: URLSearchParams): Promise<void> {
   statusLine.textContent = `${answer.total} location${answer.total === 1 ? '' : 's'} for ${where} (${answer.matchType} match).`;
 }
 
-async function runNetwork(carrier: string): Promise<void> {
+async function runNetwork(carrier: string, view: number): Promise<void> {
   statusLine.textContent = 'Loading the network…';
   const answer = (await ask(`networks/${encodeURIComponent(carrier)}`)) as LocationCollection;
+  if (view !== views) return;
   const covered = new Set<string>(answer.states.filter((s: Properties) => s.country === 'US' && (s.locations > 0 || s.zipsServed > 0)).map((s: Properties) => s.state));
   showLocations(answer);
   shadeStates(covered, colourOf(answer.carrier));
@@ -243,12 +248,14 @@ async function showView(): Promise<void> {
     return;
   }
   showError('');
+  const current = ++views;
   try {
     await listCarriers();
     const carrier = view.get('carrier');
-    if (carrier) await runNetwork(carrier);
-    else if (view.toString() !== '') await runSearch(view);
+    if (carrier) await runNetwork(carrier, current);
+    else if (view.toString() !== '') await runSearch(view, current);
   } catch (err) {
+    if (current !== views) return;
     statusLine.textContent = '';
     results.clearLayers();
     list.replaceChildren();
