@@ -7,9 +7,9 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { DEFAULT_SNAPSHOT, engineFrom, type SnapshotContent } from '../engine/index.js';
-import { compileZipTables } from '../engine/zip-tables.js';
+import { compileZipTables } from '../data/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
-import type { NetworkTable } from '../engine/network-compiler.js';
+import type { NetworkTable } from '../data/network-compiler.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { readSnapshot } from '../engine/snapshot.js';

@@ -5,11 +5,11 @@ import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
 import { Gazetteer } from './gazetteer.js';
-import type { GazetteerTable } from './geonames.js';
+import type { GazetteerTable } from '../data/geonames.js';
 import { Matcher } from './matching.js';
 import { Network } from './network.js';
 import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
-import type { NetworkTable } from './network-compiler.js';
+import type { NetworkTable } from '../data/network-compiler.js';
 import { Records } from './records.js';
 import type {
   CanReachQuery, CarrierBatch, CarrierInfoQuery, CoverageQuery, DropPointsQuery, GeocodeQuery, LocationsQuery, PageQuery, PlaceQuery,
@@ -22,7 +22,7 @@ import type {
 import { Schedules } from './schedules.js';
 import { UnifiedQueries } from './unified.js';
 import { ZipRecords } from './zip-records.js';
-import type { ZipTables } from './zip-tables.js';
+import type { ZipTables } from '../data/zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
 export const DEFAULT_BATCH_LIMIT = 50;

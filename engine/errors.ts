@@ -1,4 +1,4 @@
-import type { Finding } from './findings.js';
+import type { Finding } from '../data/findings.js';
 
 /** Raised for input the caller must fix; `message` is the text the HTTP layer returns with a 400. */
 export class InvalidInputError extends Error {

@@ -1,6 +1,6 @@
 // Read-only lookups over the ZIP gazetteer: ZIPs, places (city + state) and states.
 
-import type { GazetteerTable } from './geonames.js';
+import type { GazetteerTable } from '../data/geonames.js';
 import { placeKey } from './names.js';
 import type { ResolvedPlace } from './responses.js';
 

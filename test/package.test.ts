@@ -63,14 +63,16 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the tarball', () => {
   it('holds the compiled code with its declarations, the sample snapshot, README, LICENSE and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const outside = paths.filter((p) => !/^dist\/(engine|adapters)\/.+\.(js|d\.ts)$/.test(p));
+    const outside = paths.filter((p) => !/^dist\/(engine|data|adapters)\/.+\.(js|d\.ts)$/.test(p));
     expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', 'package.json']);
-    // Every module compiled from engine/ and adapters/ is there, but the Lambda bundler (a dev tool).
+    // Every module compiled from engine/, data/ and adapters/ is there, but the dev tools: the Lambda
+    // bundler and the sample generator.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
-    const expected = [...compiled('engine'), ...compiled('adapters')].filter((p) => p !== 'dist/adapters/build-lambda.js');
+    const devTool = /^dist\/(adapters\/build-lambda|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
+    const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
     expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(expected.sort());
   });
 

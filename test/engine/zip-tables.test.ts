@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileDataset, type SnapshotContent } from '../../engine/index.js';
-import { NO_LOCATION } from '../../engine/zip-tables.js';
+import { NO_LOCATION } from '../../data/zip-tables.js';
 import { haversineMiles, releaseStableSampleDir, sampleOracle, stableSampleDir, ZIP_FILE } from './oracle.js';
 
 let content: SnapshotContent;

