@@ -10,8 +10,10 @@ import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } fro
 import { DatasetError } from '../engine/errors.js';
 import { Findings, formatFinding, type Finding } from './findings.js';
 import { Gazetteer } from '../engine/gazetteer.js';
-import { readGazetteer, type GazetteerTable } from './geonames.js';
-import { checkedOptions, datasetCheckOptionsSchema, datasetDirSchema } from '../engine/options.js';
+import type { GazetteerTable } from '../engine/snapshot-format.js';
+import { readGazetteer } from './geonames.js';
+import { datasetCheckOptionsSchema, datasetDirSchema } from './options.js';
+import { checkedOptions } from '../engine/options.js';
 import { parseWithZod } from '../engine/requests.js';
 
 export interface Dataset {

