@@ -69,7 +69,7 @@ function page(assets: string, api: string, options: MapOptions): string {
           <label for="radius">Radius (miles) <input id="radius" name="radius" type="number" min="1" max="100" step="any" value="25"></label>
           <label for="city">City <input id="city" name="city" placeholder="st louis"></label>
           <label for="state">State <input id="state" name="state" maxlength="2" placeholder="MO"></label>
-          <label class="wide" for="carriers">Carriers <input id="carriers" name="carriers" placeholder="carrier-a,carrier-e (all when empty)"></label>
+          <label class="wide" for="carriers">Carriers <input id="carriers" name="carriers" placeholder="ids, comma-separated (all when empty)"></label>
           <button class="wide" type="submit">Search</button>
         </form>
         <form id="network-form">
