@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { createEngine } from '../data/index.js';
 import { ConfigError, readConfig } from './http/config.js';
 import { RETIRE_MESSAGE, runPrimary, STOP_MESSAGE } from './cluster.js';
 import { gracefulStop, type StopOptions } from './graceful.js';
@@ -43,7 +44,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   // Express is an optional peer of the package: loaded only for the Express server, and before
   // anything is opened, so a missing package leaves nothing to close.
   const express = config.server === 'express' ? await import('./express.js') : undefined;
-  const service = await startService(config, { kv: options.kv, worker: options.worker });
+  const service = await startService(config, { compile: createEngine, kv: options.kv, worker: options.worker });
   // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
   // (its core and engine) for the life of the process, however often it is reloaded.
   const { loadCore, logger, devKey } = service;
