@@ -5,7 +5,8 @@ import { assertTtl, KvUnavailableError, type KvStore } from './store.js';
 
 // With WORKERS=N and no shared store, the cluster's primary holds the one memory store and every
 // worker spends through it over the IPC channel node:cluster opens: quotas stay exact across the
-// workers, as they are within one process.
+// workers, as they are within one process. What a worker asks in one turn of its event loop goes
+// in one message, and the primary answers it with one: a message costs far more than a count.
 
 type Operation = 'countUpTo' | 'get' | 'set' | 'takeBack';
 
@@ -23,6 +24,14 @@ interface KvReply {
   error?: string;
 }
 
+/** The messages: a batch of asks (worker to primary), a batch of replies (primary to worker). */
+interface KvAsks {
+  kvAsks: KvAsk[];
+}
+interface KvReplies {
+  kvReplies: KvReply[];
+}
+
 /** How long after the deadline a worker still waits: the answer of a count made in time is on its way. */
 const IN_TRANSIT_MS = 250;
 
@@ -31,9 +40,16 @@ export class ClusterKvStore implements KvStore {
   private next = 0;
   private readonly waiting = new Map<number, (reply: KvReply) => void>();
   private closed = false;
+  private batch: KvAsk[] = [];
   private readonly onMessage = (message: unknown) => {
-    const reply = message as KvReply;
-    if (typeof reply?.kv === 'number') this.waiting.get(reply.kv)?.(reply);
+    const replies = (message as KvReplies | undefined)?.kvReplies;
+    if (Array.isArray(replies)) for (const reply of replies) this.waiting.get(reply.kv)?.(reply);
+  };
+  private readonly flush = () => {
+    const asks = this.batch;
+    this.batch = [];
+    const sent = this.channel.connected && this.channel.send!({ kvAsks: asks } satisfies KvAsks, undefined, undefined, () => {});
+    if (!sent) for (const ask of asks) this.waiting.get(ask.kv)?.({ kv: ask.kv, error: 'the channel to the primary is closed' });
   };
 
   constructor(
@@ -74,11 +90,8 @@ export class ClusterKvStore implements KvStore {
         if (reply.error !== undefined) reject(new Error(reply.error));
         else resolve(reply.value);
       });
-      const ask: KvAsk = { kv: id, op, args, deadline };
-      if (!this.channel.send?.(ask)) {
-        this.waiting.delete(id);
-        reject(new Error('the channel to the primary is closed'));
-      }
+      if (this.batch.length === 0) setImmediate(this.flush);
+      this.batch.push({ kv: id, op, args, deadline });
     });
     return answerWithin('the primary process', this.timeoutMs + IN_TRANSIT_MS, () => sent, late, this.timeoutMs).catch((err: unknown) => {
       // A late answer still finds its waiter for a while; after that (or never) it goes.
@@ -91,26 +104,45 @@ export class ClusterKvStore implements KvStore {
 /** The primary's side: answers a worker's store from `store`, the cluster's one memory store. */
 export function serveKv(worker: Worker, store: MemoryKvStore): void {
   worker.on('message', (message: unknown) => {
-    const ask = message as KvAsk;
-    if (typeof ask?.kv !== 'number') return;
-    const reply = (value: unknown) => {
-      if (worker.isConnected()) worker.send({ kv: ask.kv, value } satisfies KvReply);
+    const asks = (message as KvAsks | undefined)?.kvAsks;
+    if (!Array.isArray(asks)) return;
+    // Counts and take-backs are answered at once, in one message; reads and writes (the health
+    // probe's) each when done.
+    const now: KvReply[] = [];
+    const send = (replies: KvReply[]) => {
+      if (replies.length > 0 && worker.isConnected()) worker.send({ kvReplies: replies } satisfies KvReplies);
     };
-    const fail = (err: unknown) => {
-      if (worker.isConnected()) worker.send({ kv: ask.kv, error: err instanceof Error ? err.message : String(err) } satisfies KvReply);
-    };
-    const [key, a, b] = ask.args as [string, unknown, unknown];
-    switch (ask.op) {
-      case 'countUpTo':
-        // Past the deadline the worker has answered 503: counting now would bill a refused call.
-        if (Date.now() > ask.deadline) return fail(new KvUnavailableError('asked after the deadline (nothing was counted)'));
-        return void Promise.resolve(store.countUpTo(key, a as number, b as number)).then(reply, fail);
-      case 'takeBack':
-        return reply(store.takeBack(key));
-      case 'get':
-        return void store.get(key).then(reply, fail);
-      case 'set':
-        return void store.set(key, a as string, b as number | undefined).then(() => reply(null), fail);
+    const later = (ask: KvAsk, done: Promise<unknown>) =>
+      void done.then(
+        (value) => send([{ kv: ask.kv, value: value ?? null }]),
+        (err: unknown) => send([{ kv: ask.kv, error: err instanceof Error ? err.message : String(err) }]),
+      );
+    const nowMs = Date.now();
+    for (const ask of asks) {
+      const [key, a, b] = ask.args as [string, unknown, unknown];
+      switch (ask.op) {
+        case 'countUpTo': {
+          // Past the deadline the worker has answered 503: counting now would bill a refused call.
+          if (nowMs > ask.deadline) {
+            now.push({ kv: ask.kv, error: 'asked after the deadline (nothing was counted)' });
+            break;
+          }
+          const counted = store.countUpTo(key, a as number, b as number);
+          if (counted instanceof Promise) later(ask, counted);
+          else now.push({ kv: ask.kv, value: counted });
+          break;
+        }
+        case 'takeBack':
+          now.push({ kv: ask.kv, value: store.takeBack(key) });
+          break;
+        case 'get':
+          later(ask, store.get(key));
+          break;
+        case 'set':
+          later(ask, store.set(key, a as string, b as number | undefined));
+          break;
+      }
     }
+    send(now);
   });
 }
