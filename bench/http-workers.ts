@@ -142,7 +142,8 @@ export async function workersAndStores(zips: readonly string[]): Promise<void> {
       zips,
       [
         { name: 'memory store', env: {} },
-        { name: 'DynamoDB store (dynalite)', env: { DYNAMODB_TABLE: tableName, DYNAMODB_ENDPOINT: dynalite.endpoint, ...LOCAL_AWS_ENV } },
+        // The SDK's notice about Node versions, said once per process, is no figure.
+        { name: 'DynamoDB store (dynalite)', env: { DYNAMODB_TABLE: tableName, DYNAMODB_ENDPOINT: dynalite.endpoint, ...LOCAL_AWS_ENV, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } },
       ],
       1,
       SECONDS,

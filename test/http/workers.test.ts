@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
-import { sigtermWithRequestInFlight, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-workers-'));
@@ -123,5 +123,12 @@ describe('WORKERS=2', () => {
       await proc.stop();
     }
     expect(await proc.exited).toBe(0);
+  });
+
+  it('exits 1 with the reason when the workers cannot load the data', async () => {
+    const proc = spawnServer({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: join(dir, 'missing.snapshot'), LOG_LEVEL: 'info' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/^error: worker \d could not start: ENOENT: no such file or directory, open '.*missing\.snapshot'$/m);
+    expect(logged(proc, 'a worker could not start: stopping')).toHaveLength(1);
   });
 });
