@@ -2,8 +2,12 @@
 // loopback ports: what it draws is checked against the API's own answer to the same search, and
 // every request the page makes is watched, so none may leave for another origin.
 
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { createRouter } from '../../adapters/express.js';
 import { createTestApp, KEYS, loopbackServers } from '../http/fixtures.js';
 import { chromiumPath, launchChromium, NO_CHROMIUM, type RunningBrowser } from './chromium.js';
 
@@ -217,6 +221,27 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     expect(await response.text()).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\son\w+=/);
     expectStayedHome(watched, origin);
     await page.close();
+  });
+
+  it('works where the API is mounted under a prefix in a host Express app', async () => {
+    const host = express();
+    host.use('/carriers', createRouter(createTestApp()));
+    const server: Server = createServer(host);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const watched = await open(`${home}/carriers/map`);
+      const { page } = watched;
+      await fill(page, { key: KEYS.pro, zip: '60601' });
+      await submit(page, '#search-form');
+      expect(await markerCount(page)).toBe((await apiAnswer('/api/locations', { zip: '60601' })).results.length);
+      expect(watched.requests.filter((url) => url.startsWith(`${home}/`) && !url.startsWith(`${home}/carriers/`))).toEqual([]);
+      expectStayedHome(watched, home);
+      await page.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('is served the same by the Express server', async () => {
