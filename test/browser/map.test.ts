@@ -188,6 +188,16 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     expect(await page.$eval('#status', (s) => s.textContent)).toContain(`${served} US states served`);
     expect(await page.$$eval('path[fill-opacity="0.3"]', (paths) => paths.length)).toBe(served);
     expect(new URL(page.url()).hash).toBe('#carrier=carrier-e');
+
+    // A North American network: its US states, and Canada and Mexico as countries.
+    await page.select('#network', 'carrier-h');
+    await submit(page, '#network-form');
+    const northAmerica = await apiAnswer('/api/networks/carrier-h');
+    expect(northAmerica.countries.map((c: any) => c.country)).toEqual(['CA', 'MX', 'US']);
+    const usStates = northAmerica.states.filter((s: any) => s.country === 'US' && (s.locations > 0 || s.zipsServed > 0)).length;
+    expect(await markerCount(page)).toBe(northAmerica.totalLocations);
+    expect(await page.$eval('#status', (s) => s.textContent)).toContain(`${usStates} US states and 2 other countries served`);
+    expect(await page.$$eval('path[fill-opacity="0.3"]', (paths) => paths.length)).toBe(usStates + 2);
     expectStayedHome(watched, origin);
     await page.close();
   });
