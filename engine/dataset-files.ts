@@ -69,10 +69,18 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
   return read;
 }
 
-/** The line of the field an issue names, when the entry has that field. */
+/** The line of the field an issue names (`holidays.dates[2]`: that date's line), as deep as the entry has it. */
 function lineOfField(entry: ValueNode, path: PropertyKey[]): number | undefined {
-  if (entry.type !== 'Object' || path.length === 0) return undefined;
-  return entry.members.find((m) => m.name.type === 'String' && m.name.value === path[0])?.loc.start.line;
+  let line: number | undefined;
+  let node: ValueNode | undefined = entry;
+  for (const key of path) {
+    if (node?.type === 'Object') node = node.members.find((m) => m.name.type === 'String' && m.name.value === key)?.value;
+    else if (node?.type === 'Array' && typeof key === 'number') node = node.elements[key]?.value;
+    else node = undefined;
+    if (node === undefined) break;
+    line = node.loc.start.line;
+  }
+  return line;
 }
 
 const TOKENS: Record<string, string> = {

@@ -188,6 +188,10 @@ export const coverageResultSchema = z
 
 const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+const holidaySchema = z
+  .strictObject({ date: dateSchema, name: z.string().meta({ description: "The calendar's name of the day, or `carrier holiday` for a date of the carrier's own list" }) })
+  .meta({ id: 'Holiday' });
+
 export const serviceDaysResultSchema = z
   .strictObject({
     success: z.literal(true),
@@ -205,8 +209,11 @@ export const serviceDaysResultSchema = z
       saturday: z.boolean(),
       sunday: z.boolean(),
     }),
-    nextPickupDate: dateSchema.nullable(),
+    nextPickupDate: dateSchema.nullable().meta({ description: 'The first service day after the date that is not one of the carrier\'s holidays' }),
     nextDeliveryDate: dateSchema.nullable(),
+    holidays: z
+      .array(holidaySchema)
+      .meta({ description: "The carrier's holidays in the 30 days after the date (empty when the ZIP is not served): no pickup or delivery on them" }),
   })
   .meta({ id: 'ServiceDaysResult' });
 

@@ -3,6 +3,7 @@
 
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
+import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
 import { localDate } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
@@ -13,7 +14,10 @@ import {
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const DAY_MS = 86_400_000;
+/** How far ahead service-days lists the holidays that its dates skip. */
+export const HOLIDAYS_AHEAD_DAYS = 30;
+/** A next service day is looked for this far ahead: beyond, a carrier's own holiday list has closed the point. */
+const SEARCH_DAYS = 732;
 
 /** Base transit days by terminal-to-terminal miles: <= 250 is 1 day, ... more than 2000 is 6. */
 const TRANSIT_BANDS: [maxMiles: number, days: number][] = [[250, 1], [500, 2], [1000, 3], [1500, 4], [2000, 5]];
@@ -24,6 +28,8 @@ export function baseTransitDays(miles: number): number {
 }
 
 export class Schedules {
+  private readonly holidays = new Map<number, Holidays>();
+
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
@@ -34,7 +40,14 @@ export class Schedules {
     return this.net.requireCarrier(id, 'schedules');
   }
 
-  /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`). */
+  /** The carrier's holidays, made on first use. */
+  private holidaysOf(c: number): Holidays {
+    let holidays = this.holidays.get(c);
+    if (holidays === undefined) this.holidays.set(c, (holidays = new Holidays(this.net.carriers[c].holidays)));
+    return holidays;
+  }
+
+  /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`); holidays are skipped. */
   serviceDays(carrierId: string, query: ServiceDaysQuery, now: Date): ServiceDaysResult {
     const c = this.carrier(carrierId);
     const q = parseInput(serviceDaysQuerySchema, query);
@@ -42,7 +55,11 @@ export class Schedules {
     const where = this.describe(q.zip, row);
     const mask = row < 0 ? 0 : this.net.t.spDays[row];
     const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
-    const next = mask === 0 ? null : nextServiceDay(q.date ?? this.today(q.zip, row, now), mask);
+    const holidays = this.holidaysOf(c);
+    // An unserved ZIP has no dates (and one the gazetteer lacks, no place to tell today by).
+    const from = row < 0 ? 0 : dayNumber(q.date ?? this.today(q.zip, row, now));
+    const nextDay = mask === 0 ? -1 : nextServiceDay(from + 1, mask, holidays);
+    const next = nextDay < 0 ? null : dateOfDay(nextDay);
     return {
       success: true,
       zip: q.zip,
@@ -53,6 +70,7 @@ export class Schedules {
       serviceDays,
       nextPickupDate: next,
       nextDeliveryDate: next,
+      holidays: row < 0 ? [] : holidays.between(from + 1, from + 1 + HOLIDAYS_AHEAD_DAYS),
     };
   }
 
@@ -142,13 +160,14 @@ export class Schedules {
   }
 }
 
-/** The first day strictly after `from` (YYYY-MM-DD) whose weekday is in `mask` (Monday = bit 0). */
-export function nextServiceDay(from: string, mask: number): string {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  for (let i = 1; i <= 7; i++) {
-    const day = new Date(start + i * DAY_MS);
-    const weekday = (day.getUTCDay() + 6) % 7;
-    if (mask & (1 << weekday)) return day.toISOString().slice(0, 10);
+/**
+ * The first day from `from` on (a day number) whose weekday is in `mask` (Monday = bit 0) and
+ * that is not a holiday; -1 when none is within two years (a carrier's own list closed them all).
+ */
+export function nextServiceDay(from: number, mask: number, holidays: Holidays): number {
+  if ((mask & 0x7f) === 0) return -1;
+  for (let day = from; day < from + SEARCH_DAYS; day++) {
+    if (mask & (1 << weekdayOf(day)) && !holidays.has(day)) return day;
   }
-  throw new Error('empty service-day mask');
+  return -1;
 }

@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { DatasetError } from './errors.js';
 
 const MAGIC = 'CLSNAP01';
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 // magic (8), version (4), manifest length (4), sections length (8), CRC-32 of the rest (4), padding (4)
 const HEADER_BYTES = 32;
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';

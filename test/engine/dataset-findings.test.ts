@@ -324,6 +324,25 @@ describe('errors: carriers.json, on the line of the entry or field', () => {
     ]);
   });
 
+  it('holidays: an unknown calendar, a date that is no day and a repeated date, each on its own line', () => {
+    const carriers = CARRIERS_JSON.replace(
+      '"schedules": true\n',
+      '"schedules": true,\n    "holidays": {\n      "calendar": "us-federal",\n      "dates": [\n        "2026-02-30",\n        "2026-12-24"\n      ]\n    }\n',
+    );
+    expect(findingsOf({ carriers })).toEqual([
+      error('carriers.json', 12, 'holidays.calendar "us-federal" must be one of us-ltl'),
+      error('carriers.json', 14, 'holidays.dates "2026-02-30" is not a day of the calendar'),
+    ]);
+    const twice = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": { "dates": ["2026-12-24", "2026-12-24"] }\n');
+    expect(findingsOf({ carriers: twice })).toEqual([error('carriers.json', 11, 'holidays.dates lists 2026-12-24 twice')]);
+    const empty = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": {}\n');
+    expect(findingsOf({ carriers: empty })).toEqual([
+      error('carriers.json', 11, 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out'),
+    ]);
+    const valid = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": { "calendar": "us-ltl", "dates": ["2026-12-24"] }\n');
+    expect(checkDataset(dataset({ carriers: valid }), { zipFile }).dataset?.carriers[0].holidays).toEqual({ calendar: 'us-ltl', dates: ['2026-12-24'] });
+  });
+
   it('a repeated id names the line it repeats', () => {
     const carriers = CARRIERS_JSON.replace('"id": "harbor-line"', '"id": "acme-freight"');
     const found = findingsOf({ carriers, terminals: TERMINALS.slice(0, 3) });

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError, type Engine, type LocationPage } from '../../engine/index.js';
 import { haversineMiles, meanLongitude, releaseStableSampleDir, ZIP_FILE, sampleOracle, type Loc, type Oracle, type ServicePoint } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
+import { referenceIsHoliday } from '../support/holiday-reference.js';
 
 const SEED = 7_3_2025;
 const TOLERANCE = 0.05 + 1e-9;
@@ -479,11 +480,11 @@ describe('carrier-a service days', () => {
   const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
   const LETTERS = 'MTWRFSU';
 
-  /** Next date strictly after `date` whose weekday letter is in `days`. */
+  /** Next date strictly after `date` whose weekday letter is in `days` and that is no us-ltl holiday (carrier-a's calendar). */
   function nextDay(date: string, days: string): string {
-    for (let i = 1; i <= 7; i++) {
+    for (let i = 1; i <= 14; i++) {
       const d = new Date(Date.parse(`${date}T00:00:00Z`) + i * 86_400_000);
-      if (days.includes(LETTERS[(d.getUTCDay() + 6) % 7])) return d.toISOString().slice(0, 10);
+      if (days.includes(LETTERS[(d.getUTCDay() + 6) % 7]) && !referenceIsHoliday(d)) return d.toISOString().slice(0, 10);
     }
     throw new Error('no day');
   }

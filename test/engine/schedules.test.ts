@@ -19,6 +19,10 @@ const ZIPS = [
 const CARRIERS = [
   { id: 'acme-freight', name: 'Acme Freight', scac: 'ACMF', kind: 'ltl', unified: true, canReach: true, lookup: 'zip', schedules: true, terminalRoute: 'station' },
   { id: 'harbor-line', name: 'Harbor Line', scac: 'HBLN', kind: 'ltl', unified: true, canReach: false, lookup: 'zip' },
+  {
+    id: 'turkey-line', name: 'Turkey Line', scac: 'TKYL', kind: 'ltl', unified: false, canReach: false, lookup: 'zip', schedules: true,
+    holidays: { calendar: 'us-ltl', dates: ['2026-11-27'] },
+  },
 ];
 
 const TERMINALS = [
@@ -27,6 +31,8 @@ const TERMINALS = [
   'acme-freight,LAX,Acme Los Angeles,2 Spring St,,Los Angeles,CA,90012,US,555-0101,,,34.06,-118.24,',
   'acme-freight,HNL,Acme Honolulu,3 King St,,Honolulu,HI,96813,US,555-0102,,,21.31,-157.86,',
   'harbor-line,H1,Harbor New York,4 Pier Rd,,New York,NY,10001,US,555-0103,,,40.75,-74.0,',
+  'turkey-line,T1,Turkey New York,5 Pier Rd,,New York,NY,10001,US,555-0104,,,40.75,-74.0,',
+  'turkey-line,T2,Turkey Los Angeles,6 Pier Rd,,Los Angeles,CA,90012,US,555-0105,,,34.06,-118.24,',
 ].join('\n');
 
 const POINTS = [
@@ -35,6 +41,8 @@ const POINTS = [
   'acme-freight,90012,Los Angeles,CA,LAX,true,TR,1',
   'acme-freight,96813,Honolulu,HI,HNL,false,MWF,2',
   'harbor-line,10001,New York,NY,H1,true,MTWRF,0',
+  'turkey-line,10001,New York,NY,T1,true,MTWRF,0',
+  'turkey-line,90012,Los Angeles,CA,T2,true,MWF,0',
 ].join('\n');
 
 let root: string;
@@ -122,5 +130,37 @@ describe('transit times and metadata of a carrier that is not the sample\'s', ()
   it('the terminal page of each carrier with points-served rows', () => {
     expect(engine.terminalPoints('acme-freight', 'LAX').locations.map((l) => l.address.zipCode)).toEqual(['90012']);
     expect(engine.terminalPoints('harbor-line', 'H1').locations.map((l) => l.address.zipCode)).toEqual(['10001']);
+  });
+});
+
+describe('holidays: the us-ltl calendar and a carrier\'s own dates', () => {
+  const days = (zip: string, date: string) => engine.serviceDays('turkey-line', { zip, date });
+
+  it('from the Wednesday before Thanksgiving 2026: not Thursday (Thanksgiving), not Friday (its own date), but Monday', () => {
+    const answer = days('10001', '2026-11-25');
+    expect(answer).toMatchObject({ nextPickupDate: '2026-11-30', nextDeliveryDate: '2026-11-30' });
+    // the 30 days after 11-25 run to 12-25: Christmas 2026, a Friday, is the last of them
+    expect(answer.holidays).toEqual([
+      { date: '2026-11-26', name: 'Thanksgiving Day' },
+      { date: '2026-11-27', name: 'carrier holiday' },
+      { date: '2026-12-25', name: 'Christmas Day' },
+    ]);
+    expect(days('10001', '2026-11-26').holidays.map((h) => h.date)).toEqual(['2026-11-27', '2026-12-25']);
+  });
+
+  it('Christmas 2026 on a Friday: a MWF point picks up Monday 12-28 after Wednesday 12-23', () => {
+    expect(days('90012', '2026-12-23').nextPickupDate).toBe('2026-12-28');
+    expect(days('10001', '2026-12-24').nextPickupDate).toBe('2026-12-28');
+  });
+
+  it('New Year 2028 (a Saturday) is kept Friday 2027-12-31: Thursday 12-30 goes to Monday 2028-01-03', () => {
+    expect(days('10001', '2027-12-30').nextPickupDate).toBe('2028-01-03');
+    expect(days('10001', '2027-12-30').holidays[0]).toEqual({ date: '2027-12-31', name: "New Year's Day" });
+  });
+
+  it('a carrier without holidays lists none and picks up on Thanksgiving', () => {
+    const answer = engine.serviceDays('acme-freight', { zip: '10001', date: '2026-11-25' });
+    expect(answer.nextPickupDate).toBe('2026-11-26');
+    expect(answer.holidays).toEqual([]);
   });
 });
