@@ -135,21 +135,30 @@ export const searchTextSchema = z.object({
   page: pageSchema,
 });
 
+/** A calendar date parameter, YYYY-MM-DD, within DATE_RANGE. */
+const dateParam = (name: string) =>
+  z
+    .string({ error: `${name} must be YYYY-MM-DD` })
+    .min(1, NOT_EMPTY(name))
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+      error: `${name} must be a real calendar date (YYYY-MM-DD)`,
+    })
+    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` });
+
 export const serviceDaysQuerySchema = z.object({
   zip: zip('zip'),
   city: optionalText('city'),
-  date: z
-    .string({ error: 'date must be YYYY-MM-DD' })
-    .min(1, NOT_EMPTY('date'))
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-      error: 'date must be a real calendar date (YYYY-MM-DD)',
-    })
-    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `date must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` })
-    .optional(),
+  date: dateParam('date').optional(),
 });
 
-export const transitQuerySchema = z.object({ origin_zip: zip('origin_zip'), dest_zip: zip('dest_zip') });
+export const transitQuerySchema = z.object({
+  origin_zip: zip('origin_zip'),
+  dest_zip: zip('dest_zip'),
+  ship_date: dateParam('ship_date')
+    .optional()
+    .meta({ description: "The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is" }),
+});
 
 export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
 

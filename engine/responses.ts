@@ -237,6 +237,15 @@ export const transitInfoResultSchema = z
     baseTransitDays: integer.nullable(),
     addOnDays: integer.nullable(),
     transitDays: integer.nullable(),
+    shipDate: dateSchema.nullable().meta({ description: '`ship_date`, or today at the origin; null when a ZIP is not served' }),
+    pickupDate: dateSchema
+      .nullable()
+      .meta({ description: 'The ship date when it is a pickup day at the origin (a service day, no holiday), else the next pickup day' }),
+    estimatedDeliveryDate: dateSchema.nullable().meta({
+      description:
+        'transitDays days after the pickup that are neither Saturday, Sunday nor a holiday, then the first service day at the destination that is no holiday',
+    }),
+    holidaysSkipped: z.array(holidaySchema).meta({ description: "The carrier's holidays from the ship date to the delivery date, which the dates skip" }),
   })
   .meta({ id: 'TransitInfoResult' });
 

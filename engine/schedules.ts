@@ -74,7 +74,13 @@ export class Schedules {
     };
   }
 
-  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult {
+  /**
+   * Transit time, and the dates of a shipment ready on `ship_date` (default: today at the origin,
+   * by the clock `now`): the pickup on the first pickup day from then; transitDays working days
+   * (no Saturday, Sunday or holiday) after it; then the first day the destination is served that
+   * is no holiday.
+   */
+  transitInfo(carrierId: string, query: TransitQuery, now: Date): TransitInfoResult {
     const c = this.carrier(carrierId);
     const q = parseInput(transitQuerySchema, query);
     const origin = this.row(c, q.origin_zip, undefined);
@@ -82,7 +88,8 @@ export class Schedules {
     const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
     if (origin < 0 || dest < 0) {
       return { ...base, served: false, origin: origin < 0 ? null : this.end(origin), destination: dest < 0 ? null : this.end(dest),
-        distanceMiles: null, baseTransitDays: null, addOnDays: null, transitDays: null };
+        distanceMiles: null, baseTransitDays: null, addOnDays: null, transitDays: null,
+        shipDate: null, pickupDate: null, estimatedDeliveryDate: null, holidaysSkipped: [] };
     }
     const t = this.net.t;
     const a = t.spTerminal[origin];
@@ -91,8 +98,17 @@ export class Schedules {
     const miles = roundMiles(distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]));
     const days = baseTransitDays(miles);
     const addOn = t.spAddOn[origin] + t.spAddOn[dest];
+    const shipDate = q.ship_date ?? this.today(q.origin_zip, origin, now);
+    const holidays = this.holidaysOf(c);
+    const ship = dayNumber(shipDate);
+    const pickup = nextServiceDay(ship, t.spDays[origin], holidays);
+    const delivery = pickup < 0 ? -1 : deliveryDay(pickup, days + addOn, t.spDays[dest], holidays);
     return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: miles,
-      baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
+      baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn,
+      shipDate,
+      pickupDate: pickup < 0 ? null : dateOfDay(pickup),
+      estimatedDeliveryDate: delivery < 0 ? null : dateOfDay(delivery),
+      holidaysSkipped: holidays.between(ship, delivery < 0 ? ship : delivery) };
   }
 
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult {
@@ -170,4 +186,18 @@ export function nextServiceDay(from: number, mask: number, holidays: Holidays): 
     if (mask & (1 << weekdayOf(day)) && !holidays.has(day)) return day;
   }
   return -1;
+}
+
+/**
+ * The delivery day of freight picked up on day `pickup`: `transitDays` days after it that are
+ * neither Saturday, Sunday nor a holiday, then the first day from there in the destination's
+ * service days (`mask`) that is no holiday; -1 when there is none.
+ */
+export function deliveryDay(pickup: number, transitDays: number, mask: number, holidays: Holidays): number {
+  let day = pickup;
+  for (let left = transitDays; left > 0; ) {
+    day++;
+    if (weekdayOf(day) < 5 && !holidays.has(day)) left--;
+  }
+  return nextServiceDay(day, mask, holidays);
 }

@@ -164,3 +164,54 @@ describe('holidays: the us-ltl calendar and a carrier\'s own dates', () => {
     expect(answer.holidays).toEqual([]);
   });
 });
+
+describe('estimated delivery dates: transitDays working days after the pickup, then a served day at the destination', () => {
+  // New York to Los Angeles is more than 2,000 mi: 6 transit days, no add-on days.
+  const ship = (origin_zip: string, dest_zip: string, ship_date?: string, now?: string) =>
+    engine.transitInfo('turkey-line', { origin_zip, dest_zip, ship_date }, now ? { now: new Date(now) } : undefined);
+
+  it('Wednesday before Thanksgiving 2026: Thursday and Friday are holidays, delivery Monday 12-07', () => {
+    expect(ship('10001', '90012', '2026-11-25')).toMatchObject({
+      transitDays: 6, shipDate: '2026-11-25', pickupDate: '2026-11-25', estimatedDeliveryDate: '2026-12-07',
+      holidaysSkipped: [{ date: '2026-11-26', name: 'Thanksgiving Day' }, { date: '2026-11-27', name: 'carrier holiday' }],
+    });
+  });
+
+  it('ready on Thanksgiving: the pickup moves to Monday 11-30, delivery Tuesday 12-08 moves to the MWF point\'s Wednesday', () => {
+    expect(ship('10001', '90012', '2026-11-26')).toMatchObject({
+      shipDate: '2026-11-26', pickupDate: '2026-11-30', estimatedDeliveryDate: '2026-12-09',
+    });
+  });
+
+  it('Christmas 2026 on a Friday, and delivery due on New Year 2027 (a Friday) moves to Monday', () => {
+    // 12-23, 12-24, (25 Christmas), 28, 29, 30, 31: Thursday 12-31; the MWF point's next day is Friday 01-01, a holiday
+    expect(ship('10001', '90012', '2026-12-22')).toMatchObject({
+      pickupDate: '2026-12-22', estimatedDeliveryDate: '2027-01-04',
+      holidaysSkipped: [{ date: '2026-12-25', name: 'Christmas Day' }, { date: '2027-01-01', name: "New Year's Day" }],
+    });
+  });
+
+  it('New Year 2028 kept Friday 2027-12-31', () => {
+    // 12-30, (31 kept New Year), 01-03, 04, 05, 06, 07
+    expect(ship('90012', '10001', '2027-12-29')).toMatchObject({
+      pickupDate: '2027-12-29', estimatedDeliveryDate: '2028-01-07', holidaysSkipped: [{ date: '2027-12-31', name: "New Year's Day" }],
+    });
+  });
+
+  it('without ship_date: today at the origin, by the clock', () => {
+    // 03:00 UTC on 11-26 is still Wednesday 11-25 in Los Angeles (19:00 PST)
+    expect(ship('90012', '10001', undefined, '2026-11-26T03:00:00Z')).toMatchObject({
+      shipDate: '2026-11-25', pickupDate: '2026-11-25', estimatedDeliveryDate: '2026-12-07',
+    });
+    // 09:00 UTC is Thanksgiving there: the pickup waits for Monday
+    expect(ship('90012', '10001', undefined, '2026-11-26T09:00:00Z')).toMatchObject({
+      shipDate: '2026-11-26', pickupDate: '2026-11-30', estimatedDeliveryDate: '2026-12-08',
+    });
+  });
+
+  it('a bad ship_date is refused naming it; an unserved ZIP has no dates', () => {
+    expect(() => ship('10001', '90012', '2026-11-31')).toThrow('ship_date must be a real calendar date (YYYY-MM-DD)');
+    expect(() => ship('10001', '90012', '11/25/2026')).toThrow('ship_date must be YYYY-MM-DD');
+    expect(ship('10001', '96813', '2026-11-25')).toMatchObject({ served: false, pickupDate: null, estimatedDeliveryDate: null, holidaysSkipped: [] });
+  });
+});
