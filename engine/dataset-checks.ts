@@ -129,6 +129,10 @@ export function checkServicePoints(
     }
     if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
     if (zip !== undefined) checkServedZip(line, row, zip, terminal, gazetteer, warning);
+    if (row.interlineScac && row.direct === true) {
+      warning(line, `interlineScac "${row.interlineScac}" names an interline partner, but direct is true: a partner serves only points with direct false, and this one is not answered`);
+    }
+    if (row.highCostNote && row.highCost !== true) warning(line, 'highCostNote is given but highCost is not true: the note is not answered');
     if (carrier !== undefined && zip !== undefined && city !== undefined) {
       const key = `${carrier}\u0000${zip}\u0000${placeKey(city)}`;
       const first = firstLine.get(key);

@@ -43,6 +43,12 @@ export interface NetworkTable {
   /** Bit d set when the point is served on DAY_LETTERS[d] (Monday = bit 0). */
   spDays: Uint8Array;
   spAddOn: Uint8Array;
+  /** Pickup cutoff in minutes after local midnight, -1 when none is stated. */
+  spCutoff: Int16Array;
+  spHighCost: Uint8Array;
+  spHighCostNote: string[];
+  /** The interline partner's SCAC, '' for none (always for a direct point). */
+  spInterline: string[];
   /** Points served by location l: termSp[termSpStart[l] .. termSpStart[l + 1]), by ZIP. */
   termSpStart: Uint32Array;
   termSp: Uint32Array;
@@ -126,6 +132,11 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
     spDirect: Uint8Array.from(points, (p) => (p.direct ? 1 : 0)),
     spDays: Uint8Array.from(points, (p) => daysMask(p.serviceDays)),
     spAddOn: Uint8Array.from(points, (p) => p.addOnDays),
+    spCutoff: Int16Array.from(points, (p) => (p.cutoffTime ? Number(p.cutoffTime.slice(0, 2)) * 60 + Number(p.cutoffTime.slice(3)) : -1)),
+    // Absent optional columns read as '': `=== true` is false for them.
+    spHighCost: Uint8Array.from(points, (p) => (p.highCost === true ? 1 : 0)),
+    spHighCostNote: points.map((p) => (p.highCost === true ? p.highCostNote : '')),
+    spInterline: points.map((p) => (p.direct ? '' : p.interlineScac)),
     termSpStart,
     termSp,
     carrierIndexData,

@@ -69,6 +69,16 @@ const queryEchoSchema = z.strictObject({
   radiusMiles: z.number(),
 });
 
+/** Point attributes from the carrier's own file: on service-days, carrier-info and can-reach. */
+const pointAttributeFields = {
+  highCost: z.boolean().nullable().meta({ description: 'The carrier charges extra to serve the point (a high-cost area); null when it does not serve the ZIP' }),
+  highCostNote: z.string().nullable().meta({ description: "The carrier's note on the high-cost charge, or null" }),
+  interlineScac: z
+    .string()
+    .nullable()
+    .meta({ description: "The SCAC of the partner carrier that serves the point by interline (direct false), or null" }),
+};
+
 const serviceTypeSchema = z.enum(['direct', 'nearby']).meta({ description: '`direct`: the carrier serves the place itself; `nearby`: it has locations within the radius.' });
 
 export const searchResultSchema = z
@@ -139,6 +149,7 @@ export const canReachResultSchema = z
     canReach: z.boolean(),
     serviceType: z.enum(['direct', 'nearby', 'none']),
     nearestTerminal: nearestTerminalSchema.nullable(),
+    ...pointAttributeFields,
     alternatives: z.array(
       z.strictObject({
         carrier: z.string(),
@@ -211,6 +222,12 @@ export const serviceDaysResultSchema = z
     }),
     nextPickupDate: dateSchema.nullable().meta({ description: 'The first service day after the date that is not one of the carrier\'s holidays' }),
     nextDeliveryDate: dateSchema.nullable(),
+    cutoffTime: z.string().nullable().meta({ description: 'The last pickup call of the day, HH:MM local time at the point (timeZone); null when the carrier states none' }),
+    timeZone: z.string().nullable().meta({ description: 'The IANA time zone of the ZIP (America/Chicago), from its position' }),
+    pickupToday: z.boolean().nullable().meta({
+      description: 'When the date is today at the point: whether a pickup can still be booked today (a service day, no holiday, the cutoff not passed); else null',
+    }),
+    ...pointAttributeFields,
     holidays: z
       .array(holidaySchema)
       .meta({ description: "The carrier's holidays in the 30 days after the date (empty when the ZIP is not served): no pickup or delivery on them" }),
@@ -262,6 +279,7 @@ export const carrierMetadataResultSchema = z
     terminalCode: z.string().nullable(),
     direct: z.boolean(),
     addOnDays: integer.nullable(),
+    ...pointAttributeFields,
   })
   .meta({ id: 'CarrierMetadataResult' });
 
@@ -288,5 +306,6 @@ export type ServiceDaysResult = z.output<typeof serviceDaysResultSchema>;
 export type WeekDays = ServiceDaysResult['serviceDays'];
 export type TransitEnd = z.output<typeof transitEndSchema>;
 export type TransitInfoResult = z.output<typeof transitInfoResultSchema>;
+export type PointAttributes = { [K in keyof typeof pointAttributeFields]: z.output<(typeof pointAttributeFields)[K]> };
 export type CarrierMetadataResult = z.output<typeof carrierMetadataResultSchema>;
 export type DropPointResult = z.output<typeof dropPointResultSchema>;

@@ -4,7 +4,7 @@
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
-import { localDate } from './local-date.js';
+import { localClock, timeZoneAt } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import {
@@ -53,23 +53,32 @@ export class Schedules {
     const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
-    const mask = row < 0 ? 0 : this.net.t.spDays[row];
+    const t = this.net.t;
+    const mask = row < 0 ? 0 : t.spDays[row];
     const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
     const holidays = this.holidaysOf(c);
+    const timeZone = this.timeZone(q.zip, row);
+    const clock = timeZone === null ? null : localClock(now, timeZone);
     // An unserved ZIP has no dates (and one the gazetteer lacks, no place to tell today by).
-    const from = row < 0 ? 0 : dayNumber(q.date ?? this.today(q.zip, row, now));
+    const from = row < 0 ? 0 : dayNumber(q.date ?? clock!.date);
     const nextDay = mask === 0 ? -1 : nextServiceDay(from + 1, mask, holidays);
     const next = nextDay < 0 ? null : dateOfDay(nextDay);
+    const cutoff = row < 0 ? -1 : t.spCutoff[row];
+    const isToday = row >= 0 && clock !== null && (q.date === undefined || q.date === clock.date);
     return {
       success: true,
       zip: q.zip,
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : this.net.t.locCode[this.net.t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
       serviceDays,
       nextPickupDate: next,
       nextDeliveryDate: next,
+      cutoffTime: cutoff < 0 ? null : `${String(Math.floor(cutoff / 60)).padStart(2, '0')}:${String(cutoff % 60).padStart(2, '0')}`,
+      timeZone,
+      pickupToday: !isToday ? null : nextServiceDay(from, mask, holidays) === from && (cutoff < 0 || clock!.minutes < cutoff),
+      ...this.net.pointAttributes(row),
       holidays: row < 0 ? [] : holidays.between(from + 1, from + 1 + HOLIDAYS_AHEAD_DAYS),
     };
   }
@@ -130,19 +139,26 @@ export class Schedules {
       terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
       direct: row >= 0 && t.spDirect[row] === 1,
       addOnDays: row < 0 ? null : t.spAddOn[row],
+      ...this.net.pointAttributes(row),
     };
   }
 
   /**
-   * Today's date where the served ZIP is: a shipper in Los Angeles at 6 pm asks about today, not
-   * about the UTC date. The ZIP's point, or its terminal's when the gazetteer lacks the ZIP.
+   * The time zone of the ZIP's point, or of its terminal's when the gazetteer lacks the ZIP (null
+   * for neither): a shipper in Los Angeles at 6 pm asks about today there, not about the UTC date.
    */
-  private today(zip: string, row: number, now: Date): string {
+  private timeZone(zip: string, row: number): string | null {
     const z = this.gazetteer.zipIndex(zip);
     const t = this.net.t;
-    if (z >= 0) return localDate(now, this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (z >= 0) return timeZoneAt(this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (row < 0) return null;
     const terminal = t.spTerminal[row];
-    return localDate(now, t.locLat[terminal], t.locLng[terminal]);
+    return timeZoneAt(t.locLat[terminal], t.locLng[terminal]);
+  }
+
+  /** Today's date where a served ZIP is. */
+  private today(zip: string, row: number, now: Date): string {
+    return localClock(now, this.timeZone(zip, row)!).date;
   }
 
   /**
@@ -150,17 +166,9 @@ export class Schedules {
    * row named like the ZIP's gazetteer city, else the first. -1 when not served.
    */
   private row(c: number, zip: string, city: string | undefined): number {
-    const t = this.net.t;
-    const [from, to] = this.net.servicePointRange(Number(zip));
     const z = this.gazetteer.zipIndex(zip);
     const wanted = city !== undefined ? placeKey(city) : z >= 0 ? placeKey(this.gazetteer.zipCity(z)) : undefined;
-    let first = -1;
-    for (let p = from; p < to; p++) {
-      if (t.spCarrier[p] !== c) continue;
-      if (placeKey(t.spCity[p]) === wanted) return p;
-      if (first < 0) first = p;
-    }
-    return city !== undefined ? -1 : first;
+    return this.net.servicePointRow(c, Number(zip), wanted, city !== undefined);
   }
 
   private describe(zip: string, row: number): { city: string; state: string } {

@@ -8,6 +8,7 @@ import { InvalidInputError } from './errors.js';
 import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
+import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
 import type { Records } from './records.js';
@@ -221,6 +222,10 @@ export class UnifiedQueries {
       canReach: reached,
       serviceType: reached ? serviceType(m!, carrier) : 'none',
       nearestTerminal: reached ? this.nearestTerminal(m!, carrier) : place === null ? null : this.nearestAnywhere(carrier, place),
+      // A ZIP the carrier's points-served rows name: what its file says of the point.
+      ...this.net.pointAttributes(
+        place?.kind === 'zip' && info.pointsServed ? this.net.servicePointRow(carrier, place.zipCode, placeKey(this.gazetteer.zipCity(place.id)), false) : -1,
+      ),
       alternatives: m === null ? [] : this.alternatives(m, carrier),
     };
   }

@@ -36,13 +36,13 @@ const TERMINALS = [
 ].join('\n');
 
 const POINTS = [
-  POINTS_HEADER,
-  'acme-freight,10001,New York,NY,NYC,true,TR,0',
-  'acme-freight,90012,Los Angeles,CA,LAX,true,TR,1',
-  'acme-freight,96813,Honolulu,HI,HNL,false,MWF,2',
-  'harbor-line,10001,New York,NY,H1,true,MTWRF,0',
-  'turkey-line,10001,New York,NY,T1,true,MTWRF,0',
-  'turkey-line,90012,Los Angeles,CA,T2,true,MWF,0',
+  `${POINTS_HEADER},cutoffTime,highCost,highCostNote,interlineScac`,
+  'acme-freight,10001,New York,NY,NYC,true,TR,0,16:30,,,',
+  'acme-freight,90012,Los Angeles,CA,LAX,true,TR,1,,,,',
+  'acme-freight,96813,Honolulu,HI,HNL,false,MWF,2,14:00,TRUE,island delivery,pcfc',
+  'harbor-line,10001,New York,NY,H1,true,MTWRF,0,,,,',
+  'turkey-line,10001,New York,NY,T1,true,MTWRF,0,,,,',
+  'turkey-line,90012,Los Angeles,CA,T2,true,MWF,0,,,,',
 ].join('\n');
 
 let root: string;
@@ -117,7 +117,7 @@ describe('transit times and metadata of a carrier that is not the sample\'s', ()
   it('carrier metadata for a served ZIP', () => {
     expect(engine.carrierInfo('acme-freight', { zip: '96813' })).toEqual({
       success: true, carrier: 'acme-freight', name: 'Acme Freight', scac: 'ACMF', zip: '96813', city: 'Honolulu', state: 'HI',
-      served: true, terminalCode: 'HNL', direct: false, addOnDays: 2,
+      served: true, terminalCode: 'HNL', direct: false, addOnDays: 2, highCost: true, highCostNote: 'island delivery', interlineScac: 'PCFC',
     });
   });
 
@@ -213,5 +213,49 @@ describe('estimated delivery dates: transitDays working days after the pickup, t
     expect(() => ship('10001', '90012', '2026-11-31')).toThrow('ship_date must be a real calendar date (YYYY-MM-DD)');
     expect(() => ship('10001', '90012', '11/25/2026')).toThrow('ship_date must be YYYY-MM-DD');
     expect(ship('10001', '96813', '2026-11-25')).toMatchObject({ served: false, pickupDate: null, estimatedDeliveryDate: null, holidaysSkipped: [] });
+  });
+});
+
+describe('cutoff times and time zones: can a pickup still be booked today?', () => {
+  const today = (zip: string, now: string, date?: string) => engine.serviceDays('acme-freight', { zip, date }, { now: new Date(now) });
+
+  it('New York, cutoff 16:30 local: before it yes, at it no; the zone is the ZIP\'s', () => {
+    // Tuesday 2025-01-07 (a TR day): 16:29 EST is 21:29 UTC
+    expect(today('10001', '2025-01-07T21:29:00Z')).toMatchObject({ cutoffTime: '16:30', timeZone: 'America/New_York', pickupToday: true });
+    expect(today('10001', '2025-01-07T21:30:00Z')).toMatchObject({ cutoffTime: '16:30', pickupToday: false });
+    // in July (EDT, UTC-4) 16:29 local is 20:29 UTC; Tuesday 2025-07-08
+    expect(today('10001', '2025-07-08T20:29:00Z').pickupToday).toBe(true);
+    expect(today('10001', '2025-07-08T20:31:00Z').pickupToday).toBe(false);
+  });
+
+  it('not a service day there: no pickup today, whatever the time', () => {
+    // Wednesday 2025-01-08 08:00 in New York: the point is served TR
+    expect(today('10001', '2025-01-08T13:00:00Z').pickupToday).toBe(false);
+  });
+
+  it('Honolulu (no daylight saving, UTC-10), cutoff 14:00', () => {
+    // Monday 2025-01-06 13:59 HST is 23:59 UTC; MWF
+    expect(today('96813', '2025-01-06T23:59:00Z')).toMatchObject({ cutoffTime: '14:00', timeZone: 'Pacific/Honolulu', pickupToday: true });
+    expect(today('96813', '2025-01-07T00:00:00Z').pickupToday).toBe(false);
+    expect(today('96813', '2025-01-07T00:00:00Z')).toMatchObject({ highCost: true, highCostNote: 'island delivery', interlineScac: 'PCFC' });
+  });
+
+  it('a date that is not today there: pickupToday is null; no cutoff stated: the day decides', () => {
+    expect(today('10001', '2025-01-07T15:00:00Z', '2025-01-09').pickupToday).toBeNull();
+    expect(today('10001', '2025-01-07T15:00:00Z', '2025-01-07').pickupToday).toBe(true);
+    // Los Angeles states no cutoff: cutoffTime null, a TR day is a pickup day until midnight
+    expect(today('90012', '2025-01-08T07:59:00Z')).toMatchObject({ cutoffTime: null, timeZone: 'America/Los_Angeles', pickupToday: true });
+  });
+
+  it('can-reach answers the point attributes of a ZIP the carrier\'s rows name', () => {
+    expect(engine.canReach({ carrier: 'acme-freight', zip: '96813' })).toMatchObject({ canReach: true, highCost: true, highCostNote: 'island delivery', interlineScac: 'PCFC' });
+    expect(engine.canReach({ carrier: 'acme-freight', zip: '10001' })).toMatchObject({ highCost: false, highCostNote: null, interlineScac: null });
+    // a city is no points-served row
+    expect(engine.canReach({ carrier: 'acme-freight', city: 'Honolulu', state: 'HI' })).toMatchObject({ highCost: null, interlineScac: null });
+  });
+
+  it('holidays: no pickup on Thanksgiving', () => {
+    const answer = engine.serviceDays('turkey-line', { zip: '10001' }, { now: new Date('2026-11-26T14:00:00Z') });
+    expect(answer).toMatchObject({ pickupToday: false, nextPickupDate: '2026-11-30', timeZone: 'America/New_York' });
   });
 });
