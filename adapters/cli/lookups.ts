@@ -11,7 +11,7 @@ import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
 import { geocodeText, reachText, searchText, whichText } from './tables.js';
 
 const PARAMS = {
-  zip: ['<zip>', '5-digit ZIP'],
+  zip: ['<zip>', '5-digit ZIP or ZIP+4 (answered as its 5 digits)'],
   city: ['<name>', 'city name, any case and punctuation ("st louis" finds Saint Louis)'],
   state: ['<code>', '2-letter state code'],
   radius: ['<miles>', 'radius of the nearby search in miles, 1 to 100 (default 25)'],

@@ -37,6 +37,9 @@ describe('--json prints the API 200 body', () => {
     ['reach', { carrier: 'carrier-e', zip: '75201' }],
     ['geocode', { zip: '10001' }],
     ['geocode', { zip: '99999' }],
+    // ZIP+4: answered as its 5 digits
+    ['geocode', { zip: '75201-1234' }],
+    ['search', { zip: '752011234', radius: '50' }],
   ];
   it.each(cases)('%s %j', async (command, query) => {
     const reply = await api(COMMANDS[command], query);
