@@ -79,6 +79,20 @@ const pointAttributeFields = {
     .meta({ description: "The SCAC of the partner carrier that serves the point by interline (direct false), or null" }),
 };
 
+const suggestionSchema = z
+  .strictObject({ city: z.string(), state: z.string(), zip: z.string().meta({ description: 'One of its ZIPs' }) })
+  .meta({ id: 'Suggestion' });
+
+/** Present only when the city asked for did not resolve. */
+const suggestionsField = z
+  .array(suggestionSchema)
+  .max(5)
+  .optional()
+  .meta({
+    description:
+      'When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere',
+  });
+
 const serviceTypeSchema = z.enum(['direct', 'nearby']).meta({ description: '`direct`: the carrier serves the place itself; `nearby`: it has locations within the radius.' });
 
 export const searchResultSchema = z
@@ -91,6 +105,7 @@ export const searchResultSchema = z
     carriers: z.array(z.string()),
     byCarrier: z.record(z.string(), z.array(normalizedLocationSchema)),
     results: z.array(normalizedLocationSchema),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'SearchResult' });
 
@@ -136,6 +151,7 @@ export const whichCarriersResultSchema = z
       }),
     ),
     notServedBy: z.array(z.string()),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'WhichCarriersResult' });
 
@@ -158,6 +174,7 @@ export const canReachResultSchema = z
         distanceMiles: z.number(),
       }),
     ),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'CanReachResult' });
 
@@ -168,6 +185,7 @@ export const locationPageSchema = z
     total: integer,
     currentPage: integer,
     totalPages: integer,
+    suggestions: suggestionsField,
   })
   .meta({ id: 'LocationPage', description: 'One page of 25 carrier location records.' });
 
@@ -287,6 +305,7 @@ export const dropPointResultSchema = z
   .strictObject({ success: z.literal(true), location: locationRecordSchema })
   .meta({ id: 'DropPointResult' });
 
+export type Suggestion = z.output<typeof suggestionSchema>;
 export type ResolvedPlace = z.output<typeof resolvedPlaceSchema>;
 export type NormalizedLocation = z.output<typeof normalizedLocationSchema>;
 export type MatchKind = NormalizedLocation['match'];
