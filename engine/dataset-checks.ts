@@ -116,9 +116,11 @@ export function checkServicePoints(
   terminals: ReadonlyMap<string, TerminalRef> | null,
   gazetteer: Gazetteer,
   findings: Findings,
+  /** The file the rows come from: service-points.csv, or a carrier's own file read through a mapping. */
+  file = SERVICE_POINTS.file,
 ): void {
-  const error = (line: number, message: string) => findings.error(SERVICE_POINTS.file, line, message);
-  const warning = (line: number, message: string) => findings.warning(SERVICE_POINTS.file, line, message);
+  const error = (line: number, message: string) => findings.error(file, line, message);
+  const warning = (line: number, message: string) => findings.warning(file, line, message);
   const firstLine = new Map<string, number>();
   for (const { line, row } of rows) {
     const { carrier, zip, city, state, terminalCode } = row;

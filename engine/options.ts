@@ -21,7 +21,7 @@ const path = (name: string) =>
 
 export const engineOptionsSchema = optionsObject({ dataDir: path('dataDir'), zipFile: path('zipFile'), snapshot: path('snapshot') });
 
-export const datasetCheckOptionsSchema = optionsObject({ zipFile: path('zipFile') });
+export const datasetCheckOptionsSchema = optionsObject({ zipFile: path('zipFile'), mapping: path('mapping') });
 
 /** The dataset directory of checkDataset: the one argument that is not an option. */
 export const datasetDirSchema = z

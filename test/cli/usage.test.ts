@@ -40,8 +40,8 @@ const words = (line: string) => [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) =
 
 describe('--help on every command', () => {
   it.each([
-    ['build', ['--out', '--zips']],
-    ['validate', ['--json', '--strict', '--zips']],
+    ['build', ['--mapping', '--out', '--zips']],
+    ['validate', ['--json', '--mapping', '--strict', '--zips']],
     ['serve', ['--data', '--port', '--server', '--snapshot']],
   ])('%s', async (command, options) => {
     expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
