@@ -1,4 +1,4 @@
-// ZIP+4 wherever a ZIP is taken: `75201-1234` and `752011234` are answered exactly as `75201` (the
+// The freight fields over HTTP. ZIP+4 wherever a ZIP is taken: `75201-1234` and `752011234` are answered exactly as `75201` (the
 // echo shows the five digits), on every endpoint, in the query and in bodies; `75201-12` is a 400
 // that names the parameter. The OpenAPI document states the same pattern.
 
@@ -75,5 +75,22 @@ describe('OpenAPI', () => {
       const parameter = doc.paths[path].get.parameters.find((p: { name: string }) => p.name === param);
       expect(parameter.schema.pattern, `${path} ${param}`).toBe(pattern.source);
     }
+  });
+});
+
+describe('OpenAPI shows the freight fields', () => {
+  it('cutoffs, pickup today, holidays, delivery dates, point attributes and suggestions', async () => {
+    const doc = JSON.parse((await app.handle({ method: 'GET', path: '/openapi.json', query: {}, headers: {}, body: undefined })).body);
+    const properties = (name: string) => Object.keys(doc.components.schemas[name].properties);
+    expect(properties('ServiceDaysResult')).toEqual(expect.arrayContaining([
+      'cutoffTime', 'timeZone', 'pickupToday', 'highCost', 'highCostNote', 'interlineScac', 'holidays',
+    ]));
+    expect(properties('TransitInfoResult')).toEqual(expect.arrayContaining(['shipDate', 'pickupDate', 'estimatedDeliveryDate', 'holidaysSkipped']));
+    expect(properties('CanReachResult')).toEqual(expect.arrayContaining(['highCost', 'highCostNote', 'interlineScac', 'suggestions']));
+    for (const name of ['SearchResult', 'WhichCarriersResult', 'LocationPage']) expect(properties(name)).toContain('suggestions');
+    expect(properties('Suggestion')).toEqual(['city', 'state', 'zip']);
+    expect(properties('Holiday')).toEqual(['date', 'name']);
+    const shipDate = doc.paths['/api/carrier-a-location/transit-info'].get.parameters.find((p: { name: string }) => p.name === 'ship_date');
+    expect(shipDate.required ?? false).toBe(false);
   });
 });
