@@ -5,7 +5,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
-import { compareText } from './network-compiler.js';
+import { compareText } from './ranking.js';
 import type { Suggestion } from './responses.js';
 
 export const MAX_SUGGESTIONS = 5;

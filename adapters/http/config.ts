@@ -18,6 +18,9 @@ export interface Config {
   basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  /** /map: a tile server's URL template drawn instead of the shipped basemap, and its credit. */
+  mapTilesUrl: string | undefined;
+  mapTilesAttribution: string | undefined;
   limits: ServerLimits;
 }
 
@@ -107,6 +110,10 @@ const envSchema = z.object({
       .default('info'),
   ),
   NODE_ENV: optionalText,
+  MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
+    error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
+  }),
+  MAP_TILES_ATTRIBUTION: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
@@ -116,6 +123,9 @@ const envSchema = z.object({
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 });
+
+/** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
+const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
@@ -150,6 +160,8 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     logLevel: e.LOG_LEVEL,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
+    mapTilesUrl: e.MAP_TILES_URL,
+    mapTilesAttribution: e.MAP_TILES_ATTRIBUTION,
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

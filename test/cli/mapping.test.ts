@@ -6,8 +6,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serviceDays } from '../../engine/carrier-mapping.js';
-import { checkDataset, createEngine } from '../../engine/index.js';
+import { serviceDays } from '../../data/carrier-mapping.js';
+import { checkDataset } from '../../data/index.js';
+import { createEngine } from '../../engine/index.js';
 import { runCli } from '../support/cli.js';
 
 const EXAMPLE = 'data/examples/carrier-file';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod';
-import { DAY_LETTERS } from './network-compiler.js';
+import { DAY_LETTERS } from '../engine/snapshot-format.js';
 import { SERVICE_POINTS, type ServicePointRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 
