@@ -100,7 +100,7 @@ export class Network {
     return strict && cityKey !== undefined ? -1 : first;
   }
 
-  /** What a carrier's file says of a served point beyond its schedule; nulls for no row. */
+  /** What a carrier's file says of a served point beyond its schedule; nulls for no row. Empty columns (no point has a value) read as undefined. */
   pointAttributes(row: number): PointAttributes {
     if (row < 0) return { highCost: null, highCostNote: null, interlineScac: null };
     const t = this.t;

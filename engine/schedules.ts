@@ -63,7 +63,8 @@ export class Schedules {
     const from = row < 0 ? 0 : dayNumber(q.date ?? clock!.date);
     const nextDay = mask === 0 ? -1 : nextServiceDay(from + 1, mask, holidays);
     const next = nextDay < 0 ? null : dateOfDay(nextDay);
-    const cutoff = row < 0 ? -1 : t.spCutoff[row];
+    // An empty column: no point of the dataset states a cutoff.
+    const cutoff = row < 0 ? -1 : (t.spCutoff[row] ?? -1);
     const isToday = row >= 0 && clock !== null && (q.date === undefined || q.date === clock.date);
     return {
       success: true,

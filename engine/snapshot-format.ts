@@ -103,8 +103,11 @@ export interface NetworkTable {
   /** Bit d set when the point is served on DAY_LETTERS[d] (Monday = bit 0). */
   spDays: Uint8Array;
   spAddOn: Uint8Array;
+  // The point attributes of carriers' own files: each column is empty (length 0) when no point has
+  // a value, so that a dataset without them (the sample) carries no bytes for them.
   /** Pickup cutoff in minutes after local midnight, -1 when none is stated. */
   spCutoff: Int16Array;
+  /** 1 for a high-cost point. */
   spHighCost: Uint8Array;
   spHighCostNote: string[];
   /** The interline partner's SCAC, '' for none (always for a direct point). */
