@@ -59,6 +59,11 @@ describe('carrier-locations serve', () => {
     [{ API_KEYS: ',' }, 'API_KEYS holds no key: expected key:plan[:monthlyQuota],...'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
+    [
+      { NODE_ENV: 'production' },
+      'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
+        'the bundled sample is synthetic and is served only outside production',
+    ],
   ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
     expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });
   });
@@ -140,6 +145,23 @@ describe('serve with its log on a full disk', () => {
       child.kill('SIGKILL');
     }
   }, 30_000);
+});
+
+describe('serve on the sample', () => {
+  it('says so in its first log line: the sample is synthetic', async () => {
+    const child = startCli(['serve', '--port', '0'], { env: { API_KEYS: `${KEY}:pro`, LOG_LEVEL: 'info' } });
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    try {
+      await listeningUrl(child);
+      const first = JSON.parse(stdout.split('\n')[0]);
+      expect(first).toMatchObject({ msg: 'loading data' });
+      expect(first.data).toMatch(/^the bundled sample: synthetic carrier networks on real geography/);
+    } finally {
+      child.kill('SIGTERM');
+      await exitCode(child);
+    }
+  });
 });
 
 describe('npm start', () => {
