@@ -7,7 +7,7 @@ import { Hits } from './hits.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import type { Records } from './records.js';
-import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput, pathParamSchema, type DropPointsQuery } from './requests.js';
+import { DEFAULT_RADIUS_MILES, parseInput, pathParamSchema, type ParsedDropPointsQuery } from './requests.js';
 import type { DropPointResult, LocationPage } from './responses.js';
 
 export class DropPoints {
@@ -35,8 +35,7 @@ export class DropPoints {
   }
 
   /** Drop points within the radius of a ZIP, nearest first, each with its distance. */
-  around(query: DropPointsQuery): LocationPage {
-    const q = parseInput(dropPointsQuerySchema, query);
+  around(q: ParsedDropPointsQuery): LocationPage {
     const z = this.gazetteer.zipIndex(q.zip);
     const hits = new Hits(64);
     if (z >= 0) {

@@ -6,10 +6,7 @@ import { distanceMiles, roundMiles } from './geo.js';
 import { localDate } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import {
-  carrierInfoQuerySchema, parseInput, serviceDaysQuerySchema, transitQuerySchema,
-  type CarrierInfoQuery, type ServiceDaysQuery, type TransitQuery,
-} from './requests.js';
+import type { ParsedCarrierInfoQuery, ParsedServiceDaysQuery, ParsedTransitQuery } from './requests.js';
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -35,9 +32,8 @@ export class Schedules {
   }
 
   /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`). */
-  serviceDays(carrierId: string, query: ServiceDaysQuery, now: Date): ServiceDaysResult {
+  serviceDays(carrierId: string, q: ParsedServiceDaysQuery, now: Date): ServiceDaysResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
     const mask = row < 0 ? 0 : this.net.t.spDays[row];
@@ -56,9 +52,8 @@ export class Schedules {
     };
   }
 
-  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult {
+  transitInfo(carrierId: string, q: ParsedTransitQuery): TransitInfoResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(transitQuerySchema, query);
     const origin = this.row(c, q.origin_zip, undefined);
     const dest = this.row(c, q.dest_zip, undefined);
     const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
@@ -77,9 +72,8 @@ export class Schedules {
       baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
   }
 
-  carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult {
+  carrierInfo(carrierId: string, q: ParsedCarrierInfoQuery): CarrierMetadataResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(carrierInfoQuerySchema, query);
     const info = this.net.carriers[c];
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);

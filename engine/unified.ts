@@ -1,5 +1,5 @@
 // The unified endpoints: one query across many carriers, one normalized answer. Each reads
-// top-down: parse the input, resolve the place, match the carriers (ranked), shape the answer. The
+// top-down from a query its schema parsed: resolve the place, match the carriers (ranked), shape the answer. The
 // ranking stays in the matcher's flat buffers until the answer is built, so a call allocates the
 // answer and hardly anything else.
 
@@ -12,8 +12,7 @@ import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
 import type { Records } from './records.js';
 import {
-  canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
-  type CanReachQuery, type GeocodeQuery, type PlaceQuery, type SearchQuery, type ZipBatch,
+  checkBatchList, DEFAULT_RADIUS_MILES, type ParsedCanReachQuery, type ParsedGeocodeQuery, type ParsedPlaceQuery, type ParsedSearchQuery,
 } from './requests.js';
 import type {
   CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, WhichCarriersResult,
@@ -73,13 +72,12 @@ export class UnifiedQueries {
     this.unifiedScope = this.scopeOf(this.unified);
   }
 
-  geocode(query: GeocodeQuery): GeocodeResult {
-    const { zip } = parseInput(geocodeQuerySchema, query);
+  geocode({ zip }: ParsedGeocodeQuery): GeocodeResult {
     const location = zipLocation(this.gazetteer, this.zipRecords, zip);
     return { success: true, zip, found: location !== null, location };
   }
 
-  search(query: SearchQuery): SearchResult {
+  search(query: ParsedSearchQuery): SearchResult {
     const { query: echo, scope, place, m } = this.runSearch(query, false);
     const count = m === null ? 0 : m.hits.count;
     const results = new Array<NormalizedLocation>(count);
@@ -113,7 +111,7 @@ export class UnifiedQueries {
    * location's unchanging fields and each ZIP's `resolved` are serialized once per process and
    * reused, which makes a server's answer several times cheaper than JSON.stringify on objects.
    */
-  searchJson(query: SearchQuery): string {
+  searchJson(query: ParsedSearchQuery): string {
     const { query: echo, scope, m, resolvedJson } = this.runSearch(query, true);
     const count = m === null ? 0 : m.hits.count;
     const hitJson = this.hitJson;
@@ -139,12 +137,11 @@ export class UnifiedQueries {
   }
 
   /**
-   * Parses, resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
+   * Resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
    * matching: that text lies where no other step reads, and its fetch then overlaps the match
    * instead of waiting after it.
    */
-  private runSearch(query: SearchQuery, json: boolean): SearchRun {
-    const q = parseInput(searchQuerySchema, query);
+  private runSearch(q: ParsedSearchQuery, json: boolean): SearchRun {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
     const place = resolvePlace(this.gazetteer, this.zipRecords, q);
@@ -153,8 +150,8 @@ export class UnifiedQueries {
     return { query: echoOf(q, radiusMiles), scope, place, m, resolvedJson };
   }
 
-  searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
-    const zips = validateBatchList(body, 'zips', maxPerRequest);
+  searchBatch(list: readonly string[], maxPerRequest: number): SearchBatchResult {
+    const zips = checkBatchList(list, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
       const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
       const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
@@ -175,8 +172,7 @@ export class UnifiedQueries {
     return { success: true, count: results.length, maxPerRequest, results };
   }
 
-  whichCarriers(query: PlaceQuery): WhichCarriersResult {
-    const q = parseInput(placeQuerySchema, query);
+  whichCarriers(q: ParsedPlaceQuery): WhichCarriersResult {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, this.zipRecords, q);
     const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
@@ -200,8 +196,7 @@ export class UnifiedQueries {
     };
   }
 
-  canReach(query: CanReachQuery): CanReachResult {
-    const q = parseInput(canReachQuerySchema, query);
+  canReach(q: ParsedCanReachQuery): CanReachResult {
     const carrier = this.net.carrierNumber(carrierIdOf(q.carrier));
     if (carrier < 0 || !this.net.carriers[carrier].canReach) {
       const accepted = this.reachable.map((c) => this.net.carriers[c].id).join(', ');

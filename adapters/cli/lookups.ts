@@ -1,12 +1,12 @@
 // The quick look-ups: `search`, `which`, `reach`, `geocode`. Each takes its endpoint's query
-// parameters as flags, the text an HTTP client would send, parsed by the endpoint's own schema, so
-// values are checked by the same rules with the same messages; it prints a table, or with --json
+// parameters as flags, the text an HTTP client would send, which the library call parses with the
+// endpoint's own schema, so values are checked by the same rules with the same messages; it prints a table, or with --json
 // exactly the endpoint's 200 body.
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { createEngine } from '../../engine/index.js';
-import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
+import type { CanReachQuery, GeocodeQuery } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
 import { geocodeText, reachText, searchText, whichText } from './tables.js';
 
@@ -53,9 +53,9 @@ const LOOKUPS = [
     params: ['zip', 'city', 'state', 'radius', 'carriers'],
     required: [PLACE],
     example: '--zip 75201 --radius 50',
-    answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
+    answer: (engine, query) => engine.search(query),
     text: searchText,
-    json: (engine, query) => engine.searchJson(parseInput(searchQuerySchema, query)),
+    json: (engine, query) => engine.searchJson(query),
   }),
   lookup({
     name: 'which',
@@ -64,7 +64,7 @@ const LOOKUPS = [
     params: ['zip', 'city', 'state', 'radius'],
     required: [PLACE],
     example: "--city 'st louis' --state MO",
-    answer: (engine, query) => engine.whichCarriers(parseInput(placeQuerySchema, query)),
+    answer: (engine, query) => engine.whichCarriers(query),
     text: whichText,
   }),
   lookup({
@@ -74,7 +74,7 @@ const LOOKUPS = [
     params: ['carrier', 'zip', 'city', 'state', 'radius'],
     required: [['carrier'], PLACE],
     example: (sample) => `--carrier ${sample.carriers.find((c) => c.canReach)?.id ?? '<id>'} --zip 02108`,
-    answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
+    answer: (engine, query) => engine.canReach(query as CanReachQuery),
     text: reachText,
   }),
   lookup({
@@ -84,7 +84,7 @@ const LOOKUPS = [
     params: ['zip'],
     required: [['zip']],
     example: '--zip 10001',
-    answer: (engine, query) => engine.geocode(parseInput(geocodeQuerySchema, query)),
+    answer: (engine, query) => engine.geocode(query as GeocodeQuery),
     text: geocodeText,
   }),
 ];
