@@ -7,7 +7,7 @@ import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import { compareNearest, compareText } from './ranking.js';
-import type { Records } from './records.js';
+import type { LocationShapes } from './location-shapes.js';
 import {
   batchFieldFor, checkBatchList, countryCode, parseInput, pathParamSchema, type ParsedCoverageQuery, type ParsedLocationsQuery, type ParsedPageQuery,
   type ParsedTextSearchQuery,
@@ -31,7 +31,7 @@ export class CarrierLookups {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    private readonly records: Records,
+    private readonly shapes: LocationShapes,
   ) {}
 
   locations(carrierId: string, parsed: ParsedLocationsQuery): LocationPage {
@@ -64,14 +64,14 @@ export class CarrierLookups {
         locs = this.filter(c, (l) => t.locCountry[l] === value);
     }
     if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
-    return pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.records.record(l));
+    return pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.shapes.record(l));
   }
 
   countryLocations(carrierId: string, code: string, { page = 1 }: ParsedPageQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'country');
     const country = parseInput(countryCode('code'), code);
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
-    return pageOf(locs, page, (l) => this.records.record(l));
+    return pageOf(locs, page, (l) => this.shapes.record(l));
   }
 
   /** Every whitespace-separated word of 2+ characters must occur in name, code, city, state or ZIP. */
@@ -82,7 +82,7 @@ export class CarrierLookups {
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));
-    return pageOf(locs, page, (l) => this.records.record(l));
+    return pageOf(locs, page, (l) => this.shapes.record(l));
   }
 
   /** The points served by one terminal, as records of the served places; an unknown terminal is an empty page. */
@@ -92,7 +92,7 @@ export class CarrierLookups {
     const t = this.net.t;
     const terminal = this.terminal(c, code);
     const points = terminal < 0 ? [] : Array.from(t.termSp.subarray(t.termSpStart[terminal], t.termSpStart[terminal + 1]));
-    return pageOf(points, page, (p) => this.records.servedPoint(p));
+    return pageOf(points, page, (p) => this.shapes.servedPoint(p));
   }
 
   batch(carrierId: string, list: readonly string[], maxPerRequest: number): CarrierBatchResult {
@@ -102,7 +102,7 @@ export class CarrierLookups {
     let total = 0;
     for (const key of checkBatchList(list, field, maxPerRequest)) {
       const locs = field === 'country_codes' ? this.filter(c, (l) => this.net.t.locCountry[l] === key) : this.servingZip(c, Number(key), undefined);
-      results[key] = locs.map((l) => this.records.record(l));
+      results[key] = locs.map((l) => this.shapes.record(l));
       total += locs.length;
     }
     return { success: true, results, total };

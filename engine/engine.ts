@@ -8,7 +8,7 @@ import { Gazetteer } from './gazetteer.js';
 import { Matcher } from './matching.js';
 import { Network } from './network.js';
 import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
-import { Records } from './records.js';
+import { LocationShapes } from './location-shapes.js';
 import {
   BATCH_LIMIT, batchFieldFor, canReachQuerySchema, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, geocodeQuerySchema,
   locationsQuerySchemaFor, pagedSchema, parseBatchBody, parseInput, placeQuerySchema, searchQuerySchema, searchTextSchema,
@@ -25,7 +25,7 @@ import type {
 import { Schedules } from './schedules.js';
 import type { SnapshotContent } from './snapshot-format.js';
 import { UnifiedQueries } from './unified.js';
-import { ZipRecords } from './zip-records.js';
+import { ZipCache } from './zip-cache.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
 export const DEFAULT_BATCH_LIMIT = BATCH_LIMIT;
@@ -69,8 +69,6 @@ export interface Engine {
   readonly carriers: readonly Carrier[];
   geocode(query: GeocodeQuery): GeocodeResult;
   search(query: SearchQuery): SearchResult;
-  /** `search`'s answer as JSON text, built from cached per-location fragments: for servers. */
-  searchJson(query: SearchQuery): string;
   /** Exact matches only, one entry per ZIP. `maxPerRequest` defaults to 50 (the largest plan). */
   searchBatch(body: ZipBatch, options?: { maxPerRequest?: number | undefined }): SearchBatchResult;
   whichCarriers(query: PlaceQuery): WhichCarriersResult;
@@ -94,8 +92,6 @@ export interface Engine {
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: DropPointsQuery): LocationPage;
   dropPoint(id: string): DropPointResult;
-  /** Values from the carrier's own data for each lookup parameter (health probes, examples). */
-  examples(carrierId: string): CarrierExamples;
 }
 
 /** The `now` of serviceDays: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
@@ -108,18 +104,28 @@ function batchLimit(options: unknown): number {
   return checkedOptions(batchOptionsSchema, options).maxPerRequest ?? DEFAULT_BATCH_LIMIT;
 }
 
-const parsedQueriesOf = new WeakMap<Engine, ParsedQueries>();
+/**
+ * Where an engine keeps its queries over parsed input: a symbol-keyed property, so that a copy of
+ * an engine with some methods replaced (`{ ...engine, search }`: a cache, a metric) still has them.
+ */
+const PARSED = Symbol('parsed queries');
+type WithParsed = Engine & { [PARSED]?: ParsedQueries };
+/** The engines as engineFrom made them: their own methods unchanged. */
+const made = new WeakSet<Engine>();
 
 /**
  * The engine's queries over parsed input, for a server that parses each request itself
- * (adapters/http). An Engine made otherwise (one that wraps an engine's methods: a cache, a
- * metric) is asked through its own methods, which take parsed input as they take any.
+ * (adapters/http). A copy of an engine with methods of its own is asked through its methods, which
+ * take parsed input as they take any; what the library API lacks (examples) comes from the engine
+ * it copies.
  */
 export function parsedQueries(engine: Engine): ParsedQueries {
-  return parsedQueriesOf.get(engine) ?? throughMethods(engine);
+  const parsed = (engine as WithParsed)[PARSED];
+  if (parsed === undefined) throw new TypeError('not an engine of createEngine, nor a copy of one');
+  return made.has(engine) ? parsed : throughMethods(engine, parsed);
 }
 
-function throughMethods(engine: Engine): ParsedQueries {
+function throughMethods(engine: Engine, parsed: ParsedQueries): ParsedQueries {
   const batchField = (id: string) => {
     const carrier = engine.carriers.find((c) => c.id === id);
     return carrier === undefined ? 'zips' : batchFieldFor(carrier);
@@ -127,7 +133,7 @@ function throughMethods(engine: Engine): ParsedQueries {
   return {
     geocode: (query) => engine.geocode(query),
     search: (query) => engine.search(query),
-    searchJson: (query) => engine.searchJson(query),
+    searchJson: (query) => JSON.stringify(engine.search(query)),
     searchBatch: (zips, max) => engine.searchBatch({ zips: [...zips] }, { maxPerRequest: max }),
     whichCarriers: (query) => engine.whichCarriers(query),
     canReach: (query) => engine.canReach(query),
@@ -142,19 +148,19 @@ function throughMethods(engine: Engine): ParsedQueries {
     carrierInfo: (id, query) => engine.carrierInfo(id, query),
     dropPoints: (query) => engine.dropPoints(query),
     dropPoint: (id) => engine.dropPoint(id),
-    examples: (id) => engine.examples(id),
+    examples: (id) => parsed.examples(id),
   };
 }
 
 export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
   const net = new Network(content.network, content.zips);
-  const records = new Records(net, gazetteer);
-  const zipRecords = new ZipRecords(content.gazetteer, content.zips);
-  const unified = new UnifiedQueries(gazetteer, net, zipRecords, new Matcher(net, gazetteer, zipRecords), records);
-  const lookups = new CarrierLookups(gazetteer, net, records);
+  const shapes = new LocationShapes(net, gazetteer);
+  const zipCache = new ZipCache(content.gazetteer, content.zips);
+  const unified = new UnifiedQueries(gazetteer, net, zipCache, new Matcher(net, gazetteer, zipCache), shapes);
+  const lookups = new CarrierLookups(gazetteer, net, shapes);
   const schedules = new Schedules(gazetteer, net);
-  const dropPoints = new DropPoints(gazetteer, net, records);
+  const dropPoints = new DropPoints(gazetteer, net, shapes);
   const parsed: ParsedQueries = {
     geocode: (query) => unified.geocode(query),
     search: (query) => unified.search(query),
@@ -182,7 +188,6 @@ export function engineFrom(content: SnapshotContent): Engine {
     carriers: net.carriers,
     geocode: (query) => parsed.geocode(parseInput(geocodeQuerySchema, query)),
     search: (query) => parsed.search(parseInput(searchQuerySchema, query)),
-    searchJson: (query) => parsed.searchJson(parseInput(searchQuerySchema, query)),
     // Options first, as a function's arguments are read: a bad option is named before a bad body.
     searchBatch: (body, options) => {
       const max = batchLimit(options);
@@ -208,8 +213,8 @@ export function engineFrom(content: SnapshotContent): Engine {
     carrierInfo: (id, query) => (carrierOf(id, 'schedules'), parsed.carrierInfo(id, parseInput(carrierInfoQuerySchema, query))),
     dropPoints: (query) => parsed.dropPoints(parseInput(dropPointsQuerySchema, query)),
     dropPoint: (id) => parsed.dropPoint(id),
-    examples: (id) => parsed.examples(id),
   };
-  parsedQueriesOf.set(engine, parsed);
+  Object.defineProperty(engine, PARSED, { value: parsed, enumerable: true });
+  made.add(engine);
   return engine;
 }

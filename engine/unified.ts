@@ -10,14 +10,14 @@ import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
-import type { Records } from './records.js';
+import type { LocationShapes } from './location-shapes.js';
 import {
   checkBatchList, DEFAULT_RADIUS_MILES, type ParsedCanReachQuery, type ParsedGeocodeQuery, type ParsedPlaceQuery, type ParsedSearchQuery,
 } from './requests.js';
 import type {
   CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, WhichCarriersResult,
 } from './responses.js';
-import type { ZipRecords } from './zip-records.js';
+import type { ZipCache } from './zip-cache.js';
 
 /** The carriers a unified search covers, with what its answer needs of them made once. */
 interface Scope {
@@ -63,9 +63,9 @@ export class UnifiedQueries {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    private readonly zipRecords: ZipRecords,
+    private readonly zipCache: ZipCache,
     private readonly matcher: Matcher,
-    private readonly records: Records,
+    private readonly shapes: LocationShapes,
   ) {
     this.unified = net.carriersWhere((c) => c.unified);
     this.reachable = net.carriersWhere((c) => c.canReach);
@@ -73,7 +73,7 @@ export class UnifiedQueries {
   }
 
   geocode({ zip }: ParsedGeocodeQuery): GeocodeResult {
-    const location = zipLocation(this.gazetteer, this.zipRecords, zip);
+    const location = zipLocation(this.gazetteer, this.zipCache, zip);
     return { success: true, zip, found: location !== null, location };
   }
 
@@ -83,7 +83,7 @@ export class UnifiedQueries {
     const results = new Array<NormalizedLocation>(count);
     if (m !== null) {
       const { loc, miles } = m.hits;
-      for (let i = 0; i < count; i++) results[i] = this.records.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+      for (let i = 0; i < count; i++) results[i] = this.shapes.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
     const lists = this.lists;
     for (let s = 0; s < scope.carriers.length; s++) {
@@ -117,7 +117,7 @@ export class UnifiedQueries {
     const hitJson = this.hitJson;
     if (m !== null) {
       const { loc, miles } = m.hits;
-      for (let i = 0; i < count; i++) hitJson[i] = this.records.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+      for (let i = 0; i < count; i++) hitJson[i] = this.shapes.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
     let text = headJson(echo, resolvedJson, matchType(m), count) + scope.carriersJson;
     for (let s = 0; s < scope.carriers.length; s++) {
@@ -144,7 +144,7 @@ export class UnifiedQueries {
   private runSearch(q: ParsedSearchQuery, json: boolean): SearchRun {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const resolvedJson = !json ? '' : place === null ? 'null' : this.resolvedJson(place);
     const m = place === null ? null : this.matcher.match(place, scope.carriers, radiusMiles);
     return { query: echoOf(q, radiusMiles), scope, place, m, resolvedJson };
@@ -153,7 +153,7 @@ export class UnifiedQueries {
   searchBatch(list: readonly string[], maxPerRequest: number): SearchBatchResult {
     const zips = checkBatchList(list, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
-      const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
+      const place = resolvePlace(this.gazetteer, this.zipCache, { zip });
       const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
       if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
       const m = this.matcher.match(place, this.unified, null);
@@ -162,7 +162,7 @@ export class UnifiedQueries {
         const list = byCarrier[this.net.carriers[c].id];
         for (let k = m.runStart[c], end = k + m.runLength[c]; k < end; k++) {
           const hit = m.byCarrier[k];
-          list.push(this.records.normalized(loc[hit], 'exact', miles[hit]));
+          list.push(this.shapes.normalized(loc[hit], 'exact', miles[hit]));
         }
       }
       const total = m.hits.count;
@@ -174,7 +174,7 @@ export class UnifiedQueries {
 
   whichCarriers(q: ParsedPlaceQuery): WhichCarriersResult {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
     const serving = m === null ? 0 : m.servingNearestFirst(this.unified);
     const carriers = new Array<WhichCarriersResult['carriers'][number]>(serving);
@@ -203,7 +203,7 @@ export class UnifiedQueries {
       throw new InvalidInputError(`carrier must be one of ${accepted}; "${q.carrier}" is not`);
     }
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const info = this.net.carriers[carrier];
     const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
     const reached = m !== null && m.kind(carrier) !== 'none';
@@ -235,13 +235,13 @@ export class UnifiedQueries {
 
   private nearestTerminal(m: MatchSet, c: number) {
     const hit = m.nearestOf(c);
-    return this.records.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
+    return this.shapes.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
   }
 
   /** Carrier c's nearest location at any distance, or null when it has none. */
   private nearestAnywhere(c: number, place: Place) {
     const l = place.kind === 'zip' ? this.net.nearestLocationToZip(c, place.id, place.lat, place.lng) : this.net.nearestLocation(c, place.lat, place.lng);
-    return l < 0 ? null : this.records.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
+    return l < 0 ? null : this.shapes.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
   }
 
   private resolvedJson(place: Place): string {

@@ -55,7 +55,7 @@ const LOOKUPS = [
     example: '--zip 75201 --radius 50',
     answer: (engine, query) => engine.search(query),
     text: searchText,
-    json: (engine, query) => engine.searchJson(query),
+    json: (engine, query) => JSON.stringify(engine.search(query)),
   }),
   lookup({
     name: 'which',

@@ -33,7 +33,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
   const { id, name, lookup } = carrier;
   const base = `/api/${id}-location`;
   const tag = id;
-  const examples = once(() => engine.examples(id));
+  const examples = once(() => queries.examples(id));
   const lookupExample = () => (lookup === 'country_code' ? examples().country : examples()[lookup]);
   const routes: Route[] = [
     defineRoute({
@@ -161,7 +161,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
   const postal = engine.carriers.find((c) => c.kind === 'postal');
   if (!postal) return [];
   const tag = 'Drop points';
-  const example = once(() => engine.examples(postal.id));
+  const example = once(() => queries.examples(postal.id));
   return [
     defineRoute({
       method: 'GET',

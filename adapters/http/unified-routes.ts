@@ -9,7 +9,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
   const queries = parsedQueries(engine);
   const tag = 'Unified';
   const unified = engine.carriers.find((c) => c.unified);
-  const probeZip = once(() => (unified === undefined ? undefined : engine.examples(unified.id).zip));
+  const probeZip = once(() => (unified === undefined ? undefined : queries.examples(unified.id).zip));
   return [
     defineRoute({
       method: 'POST',

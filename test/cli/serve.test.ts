@@ -24,7 +24,7 @@ let expected: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'cli-serve-'));
   ({ dataDir, snapshot } = buildSmallSnapshot(root));
-  expected = createEngine({ dataDir }).searchJson({ zip: '75201' });
+  expected = JSON.stringify(createEngine({ dataDir }).search({ zip: '75201' }));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -176,7 +176,7 @@ describe('npm start', () => {
     });
     try {
       const url = await listeningUrl(child);
-      expect(await searchBody(url)).toBe(createEngine().searchJson({ zip: '75201' }));
+      expect(await searchBody(url)).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
     }
