@@ -19,7 +19,6 @@ import { around } from 'geokdbush';
 import { parsedQueries } from '../engine/engine.js';
 import { createEngine } from '../engine/index.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
-import { type SnapshotContent } from '../engine/snapshot-format.js';
 import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';
 import type { z } from 'zod';
@@ -373,7 +372,11 @@ if (wanted(3)) {
       }
       const [ours, lib, brute] = compare(
         [
-          { name: 'ours', run: (q) => (hits.clear(), index.nearest(queries.lat[q], queries.lng[q], k, hits), hits.count) },
+          { name: 'ours', run: (q) => {
+          hits.clear();
+          index.nearest(queries.lat[q], queries.lng[q], k, hits);
+          return hits.count;
+        } },
           { name: 'geokdbush', run: (q) => around(index.kd, queries.lng[q], queries.lat[q], k).length },
           { name: 'brute', run: (q) => bruteNearest(queries.lat[q], queries.lng[q], k, t.locLat, t.locLng, from, to, outId, outH) },
         ],

@@ -18,7 +18,6 @@ import pg from 'pg';
 import { parsedQueries } from '../engine/engine.js';
 import { createEngine } from '../engine/index.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
-import { type SnapshotContent } from '../engine/snapshot-format.js';
 import { distanceMiles } from '../engine/geo.js';
 import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';

@@ -6,7 +6,6 @@
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
-import { type SnapshotContent } from '../engine/snapshot-format.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, table, wholeMs } from './format.js';
 import { serve } from './served.js';

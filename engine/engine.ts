@@ -183,6 +183,11 @@ export function engineFrom(content: SnapshotContent): Engine {
   };
   // A per-carrier query's schema is the carrier's: known (or not found) before its query is parsed.
   const carrierOf = (id: string, query: Parameters<Network['requireCarrier']>[1]) => net.carriers[net.requireCarrier(id, query)];
+  /** The carrier's id, once it is known to answer that query (the check comes before its query is parsed). */
+  const known = (id: string, query: Parameters<Network['requireCarrier']>[1]) => {
+    carrierOf(id, query);
+    return id;
+  };
   const page = (query: unknown): ParsedPageQuery => parseInput(pagedSchema, { page: (query as PageQuery | undefined)?.page });
   const engine: Engine = {
     carriers: net.carriers,
@@ -196,9 +201,9 @@ export function engineFrom(content: SnapshotContent): Engine {
     whichCarriers: (query) => parsed.whichCarriers(parseInput(placeQuerySchema, query)),
     canReach: (query) => parsed.canReach(parseInput(canReachQuerySchema, query)),
     carrierLocations: (id, query) => parsed.carrierLocations(id, parseInput(locationsQuerySchemaFor(carrierOf(id, 'locations')), query)),
-    carrierSearch: (id, query) => (carrierOf(id, 'search'), parsed.carrierSearch(id, parseInput(searchTextSchema, query))),
-    terminalPoints: (id, code, query) => (carrierOf(id, 'terminalPoints'), parsed.terminalPoints(id, code, page(query))),
-    countryLocations: (id, code, query) => (carrierOf(id, 'country'), parsed.countryLocations(id, code, page(query))),
+    carrierSearch: (id, query) => parsed.carrierSearch(known(id, 'search'), parseInput(searchTextSchema, query)),
+    terminalPoints: (id, code, query) => parsed.terminalPoints(known(id, 'terminalPoints'), code, page(query)),
+    countryLocations: (id, code, query) => parsed.countryLocations(known(id, 'country'), code, page(query)),
     carrierBatch: (id, body, options) => {
       const max = batchLimit(options);
       return parsed.carrierBatch(id, parseBatchBody(body, batchFieldFor(carrierOf(id, 'batch'))), max);
@@ -206,11 +211,10 @@ export function engineFrom(content: SnapshotContent): Engine {
     coverage: (id, query = {}) => parsed.coverage(id, parseInput(coverageQuerySchemaFor(carrierOf(id, 'coverage')), query)),
     serviceDays: (id, query, options) => {
       const now = clock(options);
-      carrierOf(id, 'schedules');
-      return parsed.serviceDays(id, parseInput(serviceDaysQuerySchema, query), now);
+      return parsed.serviceDays(known(id, 'schedules'), parseInput(serviceDaysQuerySchema, query), now);
     },
-    transitInfo: (id, query) => (carrierOf(id, 'schedules'), parsed.transitInfo(id, parseInput(transitQuerySchema, query))),
-    carrierInfo: (id, query) => (carrierOf(id, 'schedules'), parsed.carrierInfo(id, parseInput(carrierInfoQuerySchema, query))),
+    transitInfo: (id, query) => parsed.transitInfo(known(id, 'schedules'), parseInput(transitQuerySchema, query)),
+    carrierInfo: (id, query) => parsed.carrierInfo(known(id, 'schedules'), parseInput(carrierInfoQuerySchema, query)),
     dropPoints: (query) => parsed.dropPoints(parseInput(dropPointsQuerySchema, query)),
     dropPoint: (id) => parsed.dropPoint(id),
   };

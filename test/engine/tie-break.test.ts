@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import KDBush from 'kdbush';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hits } from '../../engine/hits.js';
-import { type Engine } from '../../engine/index.js';
+import type { Engine } from '../../engine/index.js';
 import { createEngine } from '../../data/index.js';
 import { LocationIndex } from '../../engine/location-index.js';
 import { gazetteerRow } from './geonames-rows.js';
