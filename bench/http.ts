@@ -18,7 +18,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { createEngine } from '../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
 import { heading, int, ms, ratio, remainderUs, table, us, verdict } from './format.js';
@@ -225,10 +226,22 @@ try {
   console.log();
   console.log(
     table(
-      ['ratio', 'req/s', 'target', 'verdict', 'ceiling CPU / API CPU per request'],
+      ['ratio', 'measured', 'goal', 'met', 'the other measure'],
       [
-        ['Express API / Express precomputed', ratio(ex.rps / exCeiling.rps), '>= 0.80x', verdict(ex.rps / exCeiling.rps >= 0.8), ratio(exCeiling.cpuUs / ex.cpuUs)],
-        ['node:http API / bare node:http', ratio(node.rps / nodeCeiling.rps), '>= 0.60x', verdict(node.rps / nodeCeiling.rps >= 0.6), ratio(nodeCeiling.cpuUs / node.cpuUs)],
+        [
+          'node:http: bare server CPU per request / the API\'s',
+          ratio(nodeCeiling.cpuUs / node.cpuUs),
+          '>= 0.70x',
+          verdict(nodeCeiling.cpuUs / node.cpuUs >= 0.7),
+          `req/s ${ratio(node.rps / nodeCeiling.rps)}`,
+        ],
+        [
+          'Express: the API\'s req/s / a precomputed body\'s',
+          ratio(ex.rps / exCeiling.rps),
+          '>= 0.80x',
+          verdict(ex.rps / exCeiling.rps >= 0.8),
+          `CPU per request ${ratio(exCeiling.cpuUs / ex.cpuUs)}`,
+        ],
       ],
     ),
   );
