@@ -66,7 +66,7 @@ export async function measureSteps(zips: string[], engine: Engine = createEngine
     ['  key check (SHA-256 of the key, map lookup)', 'core', () => keys.lookup(KEY)!.batchLimit],
     ['  quota (memory store, one count)', 'core', () => (consumeQuota(kv, key) as QuotaDecision).remaining],
     ["  route's input parsing (parseInput's fast path; zod on doubt)", 'core', (q) => Object.keys(parseInput(schema, queries[q])).length],
-    ['  the answer: engine.searchJson', 'answer', (q) => parsedQueries(engine).searchJson(queries[q]).length],
+    ['  the answer: searchJson, the server\'s JSON writer', 'answer', (q) => parsedQueries(engine).searchJson(queries[q]).length],
     ['query string parsing (adapter)', 'around', (q) => Object.keys(parseQueryString(searches[q])).length],
     ['Content-Length: Buffer.byteLength of the answer', 'around', (q) => Buffer.byteLength(texts[q])],
     ['request log line, LOG_LEVEL=info (pino to /dev/null)', 'around', (q) => {

@@ -191,8 +191,8 @@ function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): str
   return [
     ['a bare node:http request and response (the ceiling server)', us(bare.cpuUs)],
     ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
-    ['the core without the answer (app.serve less engine.searchJson)', remainderUs(whole - answer)],
-    ['the answer: engine.searchJson', us(answer)],
+    ['the core without the answer (app.serve less searchJson)', remainderUs(whole - answer)],
+    ['the answer: searchJson, the server\'s JSON writer', us(answer)],
     ['the rest: the adapter, promise, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
     ['the node:http API, measured', us(api.cpuUs)],
   ];
