@@ -19,7 +19,7 @@ import {
   type PlaceQuery, type SearchQuery, type ServiceDaysQuery, type TextSearchQuery, type TransitQuery, type ZipBatch,
 } from './requests.js';
 import type {
-  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
+  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CarrierNetworkResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
   SearchBatchResult, SearchResult, ServiceDaysResult, TransitInfoResult, WhichCarriersResult,
 } from './responses.js';
 import { Schedules } from './schedules.js';
@@ -50,6 +50,7 @@ export interface ParsedQueries {
   countryLocations(carrierId: string, countryCode: string, query: ParsedPageQuery): LocationPage;
   carrierBatch(carrierId: string, list: readonly string[], maxPerRequest: number): CarrierBatchResult;
   coverage(carrierId: string, query: ParsedCoverageQuery): CoverageResult;
+  network(carrierId: string): CarrierNetworkResult;
   serviceDays(carrierId: string, query: ParsedServiceDaysQuery, now: Date): ServiceDaysResult;
   transitInfo(carrierId: string, query: ParsedTransitQuery): TransitInfoResult;
   carrierInfo(carrierId: string, query: ParsedCarrierInfoQuery): CarrierMetadataResult;
@@ -83,6 +84,8 @@ export interface Engine {
   /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
   carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number | undefined }): CarrierBatchResult;
   coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
+  /** Every location of a carrier (not a postal one) and the coverage of its whole network, for a map. */
+  network(carrierId: string): CarrierNetworkResult;
   /**
    * Schedules of carriers with `schedules: true`; others throw NotFoundError. Without `date`, the
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
@@ -143,6 +146,7 @@ function throughMethods(engine: Engine, parsed: ParsedQueries): ParsedQueries {
     countryLocations: (id, code, query) => engine.countryLocations(id, code, query),
     carrierBatch: (id, list, max) => engine.carrierBatch(id, { [batchField(id)]: [...list] } as CarrierBatch, { maxPerRequest: max }),
     coverage: (id, query) => engine.coverage(id, query),
+    network: (id) => engine.network(id),
     serviceDays: (id, query, now) => engine.serviceDays(id, query, { now }),
     transitInfo: (id, query) => engine.transitInfo(id, query),
     carrierInfo: (id, query) => engine.carrierInfo(id, query),
@@ -174,6 +178,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
     carrierBatch: (id, list, max) => lookups.batch(id, list, max),
     coverage: (id, query) => lookups.coverage(id, query),
+    network: (id) => lookups.network(id),
     serviceDays: (id, query, now) => schedules.serviceDays(id, query, now),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
@@ -209,6 +214,7 @@ export function engineFrom(content: SnapshotContent): Engine {
       return parsed.carrierBatch(id, parseBatchBody(body, batchFieldFor(carrierOf(id, 'batch'))), max);
     },
     coverage: (id, query = {}) => parsed.coverage(id, parseInput(coverageQuerySchemaFor(carrierOf(id, 'coverage')), query)),
+    network: (id) => parsed.network(id),
     serviceDays: (id, query, options) => {
       const now = clock(options);
       return parsed.serviceDays(known(id, 'schedules'), parseInput(serviceDaysQuerySchema, query), now);

@@ -11,6 +11,7 @@ export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
+export { GEOJSON_MEDIA_TYPE, toGeoJSON, type LocationAnswer, type LocationFeature, type LocationFeatureCollection, type PointGeometry } from './geojson.js';
 
 export interface EngineOptions {
   /** A compiled snapshot file (`carrier-locations build`, or buildSnapshot of carrier-locations/build); default the bundled sample. */

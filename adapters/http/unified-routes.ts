@@ -14,6 +14,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/search',
+      geojson: true,
       tag,
       summary: 'The unified search with its parameters in a JSON body: the same answer as GET /api/locations (one billed call)',
       body: searchQuerySchema,
@@ -31,6 +32,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/locations',
+      geojson: true,
       tag,
       summary: 'Search every unified carrier around a ZIP, city or state (one billed call)',
       query: searchQuerySchema,
@@ -42,6 +44,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/locations/batch',
+      geojson: true,
       tag,
       summary: "Exact matches for several ZIPs across every unified carrier, up to the plan's batch limit",
       body: zipBatchSchema,
@@ -72,6 +75,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/locations/can-reach',
+      geojson: true,
       tag,
       summary: 'Whether one carrier reaches a place, with the alternatives that do',
       query: canReachQuerySchema,
