@@ -52,7 +52,7 @@ export interface ParsedQueries {
   coverage(carrierId: string, query: ParsedCoverageQuery): CoverageResult;
   network(carrierId: string): CarrierNetworkResult;
   serviceDays(carrierId: string, query: ParsedServiceDaysQuery, now: Date): ServiceDaysResult;
-  transitInfo(carrierId: string, query: ParsedTransitQuery): TransitInfoResult;
+  transitInfo(carrierId: string, query: ParsedTransitQuery, now: Date): TransitInfoResult;
   carrierInfo(carrierId: string, query: ParsedCarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: ParsedDropPointsQuery): LocationPage;
   dropPoint(id: string): DropPointResult;
@@ -91,13 +91,14 @@ export interface Engine {
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
    */
   serviceDays(carrierId: string, query: ServiceDaysQuery, options?: { now?: Date | undefined }): ServiceDaysResult;
-  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult;
+  /** Without `ship_date`, the shipment is ready today at the origin, by the clock `now` (default: the real time). */
+  transitInfo(carrierId: string, query: TransitQuery, options?: { now?: Date | undefined }): TransitInfoResult;
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: DropPointsQuery): LocationPage;
   dropPoint(id: string): DropPointResult;
 }
 
-/** The `now` of serviceDays: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
+/** The `now` of serviceDays and transitInfo: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
 function clock(options: unknown): Date {
   return checkedOptions(serviceDaysOptionsSchema, options).now ?? new Date();
 }
@@ -148,7 +149,7 @@ function throughMethods(engine: Engine, parsed: ParsedQueries): ParsedQueries {
     coverage: (id, query) => engine.coverage(id, query),
     network: (id) => engine.network(id),
     serviceDays: (id, query, now) => engine.serviceDays(id, query, { now }),
-    transitInfo: (id, query) => engine.transitInfo(id, query),
+    transitInfo: (id, query, now) => engine.transitInfo(id, query, { now }),
     carrierInfo: (id, query) => engine.carrierInfo(id, query),
     dropPoints: (query) => engine.dropPoints(query),
     dropPoint: (id) => engine.dropPoint(id),
@@ -180,7 +181,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     coverage: (id, query) => lookups.coverage(id, query),
     network: (id) => lookups.network(id),
     serviceDays: (id, query, now) => schedules.serviceDays(id, query, now),
-    transitInfo: (id, query) => schedules.transitInfo(id, query),
+    transitInfo: (id, query, now) => schedules.transitInfo(id, query, now),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
     dropPoints: (query) => dropPoints.around(query),
     dropPoint: (id) => dropPoints.byId(id),
@@ -219,7 +220,10 @@ export function engineFrom(content: SnapshotContent): Engine {
       const now = clock(options);
       return parsed.serviceDays(known(id, 'schedules'), parseInput(serviceDaysQuerySchema, query), now);
     },
-    transitInfo: (id, query) => parsed.transitInfo(known(id, 'schedules'), parseInput(transitQuerySchema, query)),
+    transitInfo: (id, query, options) => {
+      const now = clock(options);
+      return parsed.transitInfo(known(id, 'schedules'), parseInput(transitQuerySchema, query), now);
+    },
     carrierInfo: (id, query) => parsed.carrierInfo(known(id, 'schedules'), parseInput(carrierInfoQuerySchema, query)),
     dropPoints: (query) => parsed.dropPoints(parseInput(dropPointsQuerySchema, query)),
     dropPoint: (id) => parsed.dropPoint(id),

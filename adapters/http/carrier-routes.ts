@@ -146,7 +146,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[]
       query: transitQuerySchema,
       response: res.transitInfoResultSchema,
       errors: [400],
-      answer: ({ query }) => queries.transitInfo(id, query),
+      answer: ({ query }) => queries.transitInfo(id, query, new Date()),
     }),
     defineRoute({
       method: 'GET',
