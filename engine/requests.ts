@@ -9,6 +9,12 @@ import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
+/** The radius a query may name, in miles. */
+export const RADIUS_MILES = { min: 1, max: 100 } as const;
+/** The longest free text (a city) and the longest carrier id a query may hold. */
+export const TEXT_MAX = 100;
+/** The most entries a batch may hold: the largest plan's limit, and a library caller's default. */
+export const BATCH_LIMIT = 50;
 /** The dates service-days answers for: a `date` query, and the clock of a library caller. */
 export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
@@ -43,7 +49,7 @@ const typedText = (schema: z.ZodString, name: string) =>
     .regex(NO_CONTROL, { error: `${name} must not contain control characters` })
     .regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` });
 
-const optionalText = (name: string, max = 100) =>
+const optionalText = (name: string, max = TEXT_MAX) =>
   typedText(
     z
       .string({ error: `${name} must be a string` })
@@ -83,10 +89,12 @@ const numberLike = (name: string, message: string, decimal: RegExp) =>
       return n;
     });
 
-export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d+(\.\d+)?$/)
-  .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
+const RADIUS_RANGE = `radius must be a number from ${RADIUS_MILES.min} to ${RADIUS_MILES.max}`;
+
+export const radiusSchema = numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/)
+  .refine((n) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE })
   .optional()
-  .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
+  .meta({ description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}` });
 
 /** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
 const MAX_PAGE = 1_000_000;
@@ -127,7 +135,7 @@ export const searchQuerySchema = placeQuerySchema.extend({
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: requiredText('carrier', { max: 100 }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
+  carrier: requiredText('carrier', { max: TEXT_MAX }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -215,7 +223,7 @@ export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'points
   return carrier.lookup === 'zip' && carrier.pointsServed ? coverageOfState : coverageFilter;
 }
 
-/** A batch body's list: an array of strings; entries are checked by `validateBatchList`. */
+/** A batch body's list: an array of strings; entries are checked by `checkBatchList`. */
 const stringListSchema = (field: string) =>
   z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
 
@@ -254,6 +262,27 @@ export type LocationsQuery = Partial<
     z.input<LocationsQueries['country']>
 >;
 export type CoverageQuery = z.input<typeof coverageFilter>;
+
+// What the schemas make of those: the engine's queries trust these, parsed once at the edge.
+export type ParsedPlaceQuery = z.output<typeof placeQuerySchema>;
+export type ParsedSearchQuery = z.output<typeof searchQuerySchema>;
+export type ParsedCanReachQuery = z.output<typeof canReachQuerySchema>;
+export type ParsedGeocodeQuery = z.output<typeof geocodeQuerySchema>;
+export type ParsedPageQuery = z.output<typeof pagedSchema>;
+export type ParsedTextSearchQuery = z.output<typeof searchTextSchema>;
+export type ParsedServiceDaysQuery = z.output<typeof serviceDaysQuerySchema>;
+export type ParsedTransitQuery = z.output<typeof transitQuerySchema>;
+export type ParsedCarrierInfoQuery = z.output<typeof carrierInfoQuerySchema>;
+export type ParsedDropPointsQuery = z.output<typeof dropPointsQuerySchema>;
+/** Any carrier's list query, parsed: its lookup parameter (normalized), `city` and `page`. */
+export type ParsedLocationsQuery = Partial<
+  z.output<LocationsQueries['zip']> &
+    z.output<LocationsQueries['state']> &
+    z.output<LocationsQueries['region']> &
+    z.output<LocationsQueries['country_code']> &
+    z.output<LocationsQueries['country']>
+>;
+export type ParsedCoverageQuery = z.output<typeof coverageFilter>;
 export type ZipBatch = z.input<typeof zipBatchSchema>;
 export type CarrierBatch = ZipBatch | z.input<typeof countryBatchSchema>;
 
@@ -288,8 +317,8 @@ export function parseWithZod<S extends z.ZodType>(schema: S, input: unknown): z.
 }
 
 // ------------------------------------------------------------------------------------------------
-// The fast path: a query of the unified endpoints is parsed on every call, from the HTTP edge and
-// again by the engine. For the shapes callers send (a plain object of strings, or of the numbers a
+// The fast path: a query of the unified endpoints is parsed on every call, at the HTTP edge or by
+// the library's methods. For the shapes callers send (a plain object of strings, or of the numbers a
 // library caller passes) the checks below give zod's output at a fraction of its cost; anything
 // they are not sure of (a wrong type, a value out of range, spaces to trim, a list of carriers)
 // answers NOT_SURE and zod parses it, so every error message stays zod's.
@@ -311,11 +340,11 @@ const zipField: FieldParser = (v) => {
 };
 
 /**
- * Free text of 1-100 characters that starts and ends with a visible ASCII character (nothing to
- * trim) and holds no control character but whitespace.
+ * Free text of 1-TEXT_MAX characters that starts and ends with a visible ASCII character (nothing
+ * to trim) and holds no control character but whitespace.
  */
 const textField: FieldParser = (v) => {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 100) return NOT_SURE;
+  if (typeof v !== 'string' || v.length === 0 || v.length > TEXT_MAX) return NOT_SURE;
   const first = v.charCodeAt(0);
   const last = v.charCodeAt(v.length - 1);
   return first > 32 && first < 127 && last > 32 && last < 127 && !hasSuspectCharacter(v) ? v : NOT_SURE;
@@ -342,10 +371,10 @@ const stateField: FieldParser = (v) => {
   return lower ? v.toUpperCase() : v;
 };
 
-/** A number from 1 to 100, or its plain decimal text (`25`, `12.5`: the radius schema's pattern). */
+/** A number in RADIUS_MILES, or its plain decimal text (`25`, `12.5`: the radius schema's pattern). */
 const radiusField: FieldParser = (v) => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && isPlainDecimal(v) ? Number(v) : NaN;
-  return n >= 1 && n <= 100 ? n : NOT_SURE;
+  return n >= RADIUS_MILES.min && n <= RADIUS_MILES.max ? n : NOT_SURE;
 };
 
 /** `\d+(\.\d+)?`, as radiusSchema's pattern. */
@@ -362,8 +391,8 @@ function isPlainDecimal(v: string): boolean {
 /** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
 const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
 
-/** A carrier id: 1-100 characters, none of them a control character. */
-const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasSuspectCharacter(v) ? v : NOT_SURE);
+/** A carrier id: 1-TEXT_MAX characters, none of them a control character. */
+const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= TEXT_MAX && !hasSuspectCharacter(v) ? v : NOT_SURE);
 
 type Fields = Record<string, unknown>;
 /**
@@ -422,17 +451,22 @@ export function fastParse(schema: z.ZodType, input: unknown): object | undefined
   return FAST_PATHS.get(schema)?.(input);
 }
 
-/**
- * A batch body's list: 1..max unique entries, each matching the field's pattern; the first bad
- * entry is named. Returns the entries normalized (country codes upper-cased).
- */
-export function validateBatchList(body: unknown, field: 'zips' | 'country_codes', max: number): string[] {
+/** A batch body parsed by its schema: the list of its field, unchecked (checkBatchList checks it). */
+export function parseBatchBody(body: unknown, field: 'zips' | 'country_codes'): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidInputError(`body must be a JSON object with ${field}`);
   }
   const schema = field === 'zips' ? zipBatchSchema : countryBatchSchema;
   const parsed: Record<string, string[]> = parseInput(schema, { [field]: (body as Record<string, unknown>)[field] ?? null });
-  const list = parsed[field];
+  return parsed[field];
+}
+
+/**
+ * A batch's list: 1..max unique entries, each matching the field's pattern; the first bad entry is
+ * named. Returns the entries normalized (country codes upper-cased). The limit is the caller's
+ * plan's, so it is checked here rather than by a fixed schema.
+ */
+export function checkBatchList(list: readonly string[], field: 'zips' | 'country_codes', max: number): string[] {
   if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
   if (list.length > max) {
     throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);

@@ -3,9 +3,9 @@
 // postal carriers' drop points. Probe inputs come from the carrier's own data.
 
 import { unansweredQuery, type Carrier, type CarrierQuery } from '../../engine/carriers.js';
-import type { Engine } from '../../engine/engine.js';
+import { parsedQueries, type Engine } from '../../engine/engine.js';
 import {
-  carrierBatchSchemaFor, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
+  batchFieldFor, carrierBatchSchemaFor, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
   searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
 } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
@@ -26,13 +26,14 @@ function probe(label: string, name: string, value: () => string | undefined): Pr
 const probeParam = (carrier: Carrier) => (carrier.lookup === 'country_code' ? 'country' : carrier.lookup);
 
 export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
+  const queries = parsedQueries(engine);
   // The engine's rule of which queries the carrier answers; postal carriers answer none of these.
   const answers = (query: CarrierQuery) => unansweredQuery(carrier, query) === null;
   if (!answers('locations')) return [];
   const { id, name, lookup } = carrier;
   const base = `/api/${id}-location`;
   const tag = id;
-  const examples = once(() => engine.examples(id));
+  const examples = once(() => queries.examples(id));
   const lookupExample = () => (lookup === 'country_code' ? examples().country : examples()[lookup]);
   const routes: Route[] = [
     defineRoute({
@@ -45,7 +46,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       response: res.locationPageSchema,
       errors: [400],
       probe: probe(`GET ${base}?${probeParam(carrier)}=`, lookup, lookupExample),
-      answer: ({ query }) => engine.carrierLocations(id, query),
+      answer: ({ query }) => queries.carrierLocations(id, query),
     }),
     defineRoute({
       method: 'GET',
@@ -56,7 +57,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       query: searchTextSchema,
       response: res.locationPageSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierSearch(id, query),
+      answer: ({ query }) => queries.carrierSearch(id, query),
     }),
     defineRoute({
       method: 'GET',
@@ -70,7 +71,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       probe: lookup === 'country_code'
         ? probe(`GET ${base}/coverage`, 'country_code', () => examples().country)
         : probe(`GET ${base}/coverage`, 'state', () => examples().state),
-      answer: ({ query }) => engine.coverage(id, query),
+      answer: ({ query }) => queries.coverage(id, query),
     }),
   ];
   if (answers('terminalPoints')) {
@@ -85,7 +86,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         query: pagedSchema,
         errors: [400],
         response: res.locationPageSchema,
-        answer: ({ params, query }) => engine.terminalPoints(id, params.num, query),
+        answer: ({ params, query }) => queries.terminalPoints(id, params.num, query),
       }),
     );
   }
@@ -100,7 +101,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         body: carrierBatchSchemaFor(carrier),
         response: res.carrierBatchResultSchema,
         errors: [400],
-        answer: ({ body, key }) => engine.carrierBatch(id, body, { maxPerRequest: key.batchLimit }),
+        answer: ({ body, key }) => queries.carrierBatch(id, (body as Record<string, string[]>)[batchFieldFor(carrier)], key.batchLimit),
       }),
     );
   }
@@ -115,7 +116,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         query: pagedSchema,
         response: res.locationPageSchema,
         errors: [400],
-        answer: ({ params, query }) => engine.countryLocations(id, params.code, query),
+        answer: ({ params, query }) => queries.countryLocations(id, params.code, query),
       }),
     );
   }
@@ -124,6 +125,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
 }
 
 function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[] {
+  const queries = parsedQueries(engine);
   const { id: tag, id } = carrier;
   return [
     defineRoute({
@@ -134,7 +136,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[]
       query: serviceDaysQuerySchema,
       response: res.serviceDaysResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.serviceDays(id, query),
+      answer: ({ query }) => queries.serviceDays(id, query, new Date()),
     }),
     defineRoute({
       method: 'GET',
@@ -144,7 +146,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[]
       query: transitQuerySchema,
       response: res.transitInfoResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.transitInfo(id, query),
+      answer: ({ query }) => queries.transitInfo(id, query, new Date()),
     }),
     defineRoute({
       method: 'GET',
@@ -154,16 +156,17 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string): Route[]
       query: carrierInfoQuerySchema,
       response: res.carrierMetadataResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierInfo(id, query),
+      answer: ({ query }) => queries.carrierInfo(id, query),
     }),
   ];
 }
 
 export function dropPointRoutes(engine: Engine): Route[] {
+  const queries = parsedQueries(engine);
   const postal = engine.carriers.find((c) => c.kind === 'postal');
   if (!postal) return [];
   const tag = 'Drop points';
-  const example = once(() => engine.examples(postal.id));
+  const example = once(() => queries.examples(postal.id));
   return [
     defineRoute({
       method: 'GET',
@@ -175,7 +178,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       response: res.locationPageSchema,
       errors: [400],
       probe: probe('GET /api/drop-points?zip=', 'zip', () => example().zip),
-      answer: ({ query }) => engine.dropPoints(query),
+      answer: ({ query }) => queries.dropPoints(query),
     }),
     defineRoute({
       method: 'GET',
@@ -193,7 +196,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
           return id === undefined ? undefined : { query: {}, params: { id }, body: undefined };
         },
       },
-      answer: ({ params }) => engine.dropPoint(params.id),
+      answer: ({ params }) => queries.dropPoint(params.id),
     }),
   ];
 }

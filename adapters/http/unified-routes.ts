@@ -1,14 +1,15 @@
 // The unified endpoints: one query across every unified carrier (or the can-reach carriers).
 
-import type { Engine } from '../../engine/engine.js';
+import { parsedQueries, type Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, placeQuerySchema, searchQuerySchema, zipBatchSchema } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
 import { defineRoute, JsonText, once, type Route } from './route.js';
 
 export function unifiedRoutes(engine: Engine): Route[] {
+  const queries = parsedQueries(engine);
   const tag = 'Unified';
   const unified = engine.carriers.find((c) => c.unified);
-  const probeZip = once(() => (unified === undefined ? undefined : engine.examples(unified.id).zip));
+  const probeZip = once(() => (unified === undefined ? undefined : queries.examples(unified.id).zip));
   return [
     defineRoute({
       method: 'POST',
@@ -26,7 +27,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
           return zip === undefined ? undefined : { query: {}, params: {}, body: { zip } };
         },
       },
-      answer: ({ body }) => new JsonText(engine.searchJson(body)),
+      answer: ({ body }) => new JsonText(queries.searchJson(body)),
     }),
     defineRoute({
       method: 'GET',
@@ -38,7 +39,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       repeatable: ['carriers'],
       response: res.searchResultSchema,
       errors: [400],
-      answer: ({ query }) => new JsonText(engine.searchJson(query)),
+      answer: ({ query }) => new JsonText(queries.searchJson(query)),
     }),
     defineRoute({
       method: 'POST',
@@ -49,7 +50,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       body: zipBatchSchema,
       response: res.searchBatchResultSchema,
       errors: [400],
-      answer: ({ body, key }) => engine.searchBatch(body, { maxPerRequest: key.batchLimit }),
+      answer: ({ body, key }) => queries.searchBatch(body.zips, key.batchLimit),
     }),
     defineRoute({
       method: 'GET',
@@ -59,7 +60,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: geocodeQuerySchema,
       response: res.geocodeResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.geocode(query),
+      answer: ({ query }) => queries.geocode(query),
     }),
     defineRoute({
       method: 'GET',
@@ -69,7 +70,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: placeQuerySchema,
       response: res.whichCarriersResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.whichCarriers(query),
+      answer: ({ query }) => queries.whichCarriers(query),
     }),
     defineRoute({
       method: 'GET',
@@ -80,7 +81,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: canReachQuerySchema,
       response: res.canReachResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.canReach(query),
+      answer: ({ query }) => queries.canReach(query),
     }),
   ];
 }

@@ -245,7 +245,6 @@ describe('unified scope and echo', () => {
   it('blank carriers are a 400, as any empty parameter is, not "all"', () => {
     for (const carriers of ['', ' ', '\t', [''], ['carrier-a', ''], ['carrier-a', ' ']]) {
       expect(invalid(() => engine.search({ zip: '10001', carriers })).message, JSON.stringify(carriers)).toBe('carriers must not be empty');
-      expect(invalid(() => engine.searchJson({ zip: '10001', carriers })).message, JSON.stringify(carriers)).toBe('carriers must not be empty');
     }
   });
 
