@@ -31,6 +31,8 @@ export interface HttpRequest {
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   body: string | undefined;
+  /** The address the request came from, for the log (the socket's peer, or what the gateway saw). */
+  client?: string | undefined;
 }
 
 /** The Content-Type of every JSON answer. */
