@@ -6,10 +6,10 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { createApp, type App } from './http/app.js';
-import { loadKeys, type Config, type Runtime } from './http/config.js';
+import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
 import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
-import type { KvStore } from './kv/store.js';
+import { KvConfigError, type KvStore } from './kv/store.js';
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
@@ -38,7 +38,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
   const engine = createEngine(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  let kv: KvStore;
+  try {
+    kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  } catch (err) {
+    // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
+    throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
+  }
   return {
     core: createApp({ engine, keys, kv, logger }),
     engine,

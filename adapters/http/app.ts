@@ -25,7 +25,7 @@ export type { HttpRequest, HttpResponse, Query } from './request.js';
 export { parseQueryString } from './request.js';
 export { MAX_BODY_BYTES } from './body.js';
 export { KeyRing, parseApiKeys, PLANS, type ApiKeyRecord, type Plan } from './keys.js';
-export { KvUnavailableError, type KvStore } from '../kv/store.js';
+export { KvConfigError, KvUnavailableError, type KvStore } from '../kv/store.js';
 export { createKvStore } from '../kv/create.js';
 
 export interface AppOptions {

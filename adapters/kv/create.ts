@@ -20,6 +20,7 @@ export function isRedisUrl(text: string): boolean {
 
 /**
  * Redis when `REDIS_URL` is set (shared across processes), otherwise a per-process memory store.
+ * A Redis that refuses the URL's password, user or database rejects with KvConfigError.
  * ioredis is imported only then, by a dynamic import an application's bundler keeps lazy too, so
  * an embedder without Redis never loads it, and need not install it (with a bundler: mark it external).
  */
@@ -29,5 +30,8 @@ export async function createKvStore(env: { REDIS_URL?: string | undefined }, opt
   // The message never repeats the value: it may hold the password.
   if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);
   const [{ RedisKvStore }, { Redis }] = await Promise.all([import('./redis.js'), import('ioredis')]);
-  return new RedisKvStore(Redis, url, options);
+  const store = new RedisKvStore(Redis, url, options);
+  // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
+  await store.verify();
+  return store;
 }

@@ -50,3 +50,15 @@ export interface RedisKvOptions {
   /** Upper bound for connecting and for each command, in milliseconds (default 1000). */
   timeoutMs?: number | undefined;
 }
+
+/**
+ * The store's settings can never work (a wrong password, a database the server does not have, an
+ * address that is not a Redis server): unlike an outage, waiting will not mend it. The message
+ * names the setting and never holds a secret.
+ */
+export class KvConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KvConfigError';
+  }
+}
