@@ -70,7 +70,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
 
 function answerError(res: ServerResponse, status: number, message: string): void {
   // The request may have a body nobody reads: the connection cannot be reused.
-  writeResponse(res, errorResponse(status, message, { Connection: 'close' }));
+  writeResponse(res, errorResponse(status, message, { 'X-Content-Type-Options': 'nosniff', Connection: 'close' }));
 }
 
 /**
@@ -93,6 +93,6 @@ function writeRawError(socket: Duplex, status: number, message: string): void {
   const body = errorBody(message);
   socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -45,14 +45,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
     throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
   }
+  const shared = { keys, kv, logger, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy };
   return {
-    core: createApp({ engine, keys, kv, logger }),
+    core: createApp({ engine, ...shared }),
     engine,
     keys,
     kv,
     logger,
     devKey,
-    loadCore: () => createApp({ engine: createEngine(source), keys, kv, logger }),
+    loadCore: () => createApp({ engine: createEngine(source), ...shared }),
   };
 }
 

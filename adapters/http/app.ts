@@ -10,6 +10,7 @@ import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
+import { createCors } from './cors.js';
 import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
@@ -34,6 +35,10 @@ export interface AppOptions {
   kv: KvStore;
   /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
   logger?: Logger | undefined;
+  /** Origins browser pages may call from (CORS_ORIGINS): a list, or `*`. Default none. */
+  corsOrigins?: '*' | readonly string[] | undefined;
+  /** Proxies trusted to add the client's address to X-Forwarded-For (TRUST_PROXY); default 0: none. */
+  trustProxy?: number | undefined;
 }
 
 /** A request before its body: route, key and quota are decided from this alone. */
@@ -68,12 +73,13 @@ export function buildRoutes(engine: Engine): Route[] {
   return [...unifiedRoutes(engine), ...dropPointRoutes(engine), ...engine.carriers.flatMap((c) => carrierRoutes(engine, c))];
 }
 
-export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), corsOrigins, trustProxy = 0 }: AppOptions): App {
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger);
   const docs = createDocs();
   const logError = createErrorLog(logger);
+  const cors = createCors(corsOrigins);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: SharedBody | undefined;
   // A report is served many times over (see health.ts): serialized once.
@@ -97,12 +103,20 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
     const requestId = requestIdFor(req.headers['x-request-id']);
+    const caller: Caller = { keyId: undefined };
+    // Preflights come without a key, and cost none of its quota.
+    const answered = cors.isPreflight(req) ? Promise.resolve(cors.preflight(req, requestId)) : respond(req, readBody, requestId, caller);
     // The clock is read only for the log line: with the level off, a request does no logging work.
-    if (!logger.isLevelEnabled('info')) return respond(req, readBody, requestId);
-    const started = performance.now();
-    return respond(req, readBody, requestId).then((response) => {
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
+    const started = logger.isLevelEnabled('info') ? performance.now() : undefined;
+    return answered.then((response) => {
+      response.headers['X-Content-Type-Options'] = 'nosniff';
+      cors.decorate(req, response.headers);
+      if (started !== undefined) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        const fields = { requestId, method: req.method, path: req.path, status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
+        if (response.status >= 500) logger.warn(fields, 'request');
+        else logger.info(fields, 'request');
+      }
       return response;
     });
   }
@@ -113,7 +127,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
    * to its answer without yielding. Refusals are returned, not thrown: a flood of keyless calls
    * should cost as little as possible.
    */
-  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string): Promise<HttpResponse> {
+  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string, caller: Caller): Promise<HttpResponse> {
     let decision: QuotaDecision | undefined;
     try {
       const path = withoutTrailingSlash(req.path);
@@ -128,6 +142,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (!found) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
       const key = keys.lookup(req.headers['x-api-key']);
       if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);
+      caller.keyId = key.name;
       const counted = consumeQuota(kv, key);
       decision = counted instanceof Promise ? await counted : counted;
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
@@ -155,6 +170,25 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
     close: () => kv.close(),
   };
+}
+
+/** What the log says of who asked: the key's name (never the key), once it is known. */
+interface Caller {
+  keyId: string | undefined;
+}
+
+/**
+ * The client's address: the one the adapter saw, unless trusted proxies in front added the
+ * client's to X-Forwarded-For (each appends the address it received from). With `trusted`
+ * proxies, the entry that many from the end is the client; entries before it are the client's
+ * own claims. As Express's `trust proxy` counts hops.
+ */
+export function clientAddress(req: RequestHead, trusted: number): string | undefined {
+  const forwarded = req.headers['x-forwarded-for'];
+  if (trusted === 0 || forwarded === undefined) return req.client;
+  const entries = forwarded.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) return req.client;
+  return entries[Math.max(0, entries.length - trusted)];
 }
 
 function isPublic(method: string, path: string): boolean {

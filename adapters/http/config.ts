@@ -17,6 +17,15 @@ export interface Config {
   /** Lambda: a prefix in front of the API's routes that no route template accounts for (`/carriers`). */
   basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `json`: one pino JSON object per line (the default); `pretty`: pino-pretty's lines, for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
+  /**
+   * How many proxies in front of the server are trusted to add the client's address to
+   * X-Forwarded-For: 0 (the default) reads the socket's address only; Infinity takes the first entry.
+   */
+  trustProxy: number;
+  /** Origins a browser page may call the API from; `*` for any; empty for none (the default). */
+  corsOrigins: '*' | readonly string[];
   production: boolean;
   limits: ServerLimits;
 }
@@ -106,6 +115,34 @@ const envSchema = z.object({
       })
       .default('info'),
   ),
+  LOG_FORMAT: z.preprocess(
+    blankToUndefined,
+    z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }).default('json'),
+  ),
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(true|false|\d{1,3})$/, { error: 'TRUST_PROXY must be true, false or the number of proxies in front of the server' })
+      .transform((v) => (v === 'true' ? Infinity : v === 'false' ? 0 : Number(v)))
+      .default(0),
+  ),
+  CORS_ORIGINS: optionalText.transform((text, ctx) => {
+    if (text === undefined) return [];
+    if (text === '*') return '*';
+    const origins: string[] = [];
+    for (const entry of text.split(',').map((o) => o.trim()).filter(Boolean)) {
+      const origin = originOf(entry);
+      if (origin === undefined) {
+        ctx.addIssue({ code: 'custom', message: `CORS_ORIGINS: ${JSON.stringify(entry.slice(0, 100))} is not an origin such as https://app.example.com (scheme, host and port only), nor *` });
+        return z.NEVER;
+      }
+      origins.push(origin);
+    }
+    return origins;
+  }),
   NODE_ENV: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
@@ -116,6 +153,19 @@ const envSchema = z.object({
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 });
+
+/** An origin as a browser sends it in `Origin` (`https://app.example.com:8443`), or undefined. */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    const web = url.protocol === 'https:' || url.protocol === 'http:';
+    const bare = url.pathname === '/' && !text.endsWith('//') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    // As browsers send it: lower case, the scheme's default port left out.
+    return web && bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
@@ -148,6 +198,9 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
     limits: {

@@ -31,7 +31,7 @@ export type HealthReport = z.output<typeof healthReportSchema>;
 type ProbeResult = HealthReport['probes'][number];
 
 /** Probes answer on behalf of no customer: the largest plan, so no limit gets in the way. */
-const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', plan: 'enterprise', ...PLANS.enterprise };
+const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', name: 'health-probe', plan: 'enterprise', ...PLANS.enterprise };
 
 /** A stalled store must not stall the health report with it. */
 const KV_PROBE_TIMEOUT_MS = 2_000;
