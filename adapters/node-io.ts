@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyText, MAX_BODY_BYTES } from './http/body.js';
 import { InvalidInputError } from '../engine/errors.js';
+import { RequestTimeoutError } from './http/errors.js';
 import type { HttpResponse } from './http/request.js';
 
 /**
@@ -39,6 +40,12 @@ export function bodySource(req: IncomingMessage, res: ServerResponse): BodySourc
  * Node reports of that request afterwards (its timeout) is no reason to answer it a second time.
  */
 export const answeredBeforeBodyEnd = new WeakSet<object>();
+
+/**
+ * Connections whose request timed out while its body came, answered 408 by the server
+ * (http-server.ts): the core's answer, which no one will receive, is logged as that 408.
+ */
+export const timedOutMidBody = new WeakSet<object>();
 
 /**
  * What a body too large is still read, and dropped, past the cap: the client, likely still
@@ -86,7 +93,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     const cutOff = () => {
       if (settled) return;
       settled = true;
-      reject(new InvalidInputError('request body was cut off'));
+      reject(timedOutMidBody.has(req.socket) ? new RequestTimeoutError() : new InvalidInputError('request body was cut off'));
     };
     req.on('error', cutOff);
     req.on('close', () => (req.complete ? settle() : cutOff()));

@@ -5,6 +5,7 @@
 // SIGHUP reloads the data (SNAPSHOT_PATH or DATA_DIR) from disk without stopping.
 
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +21,8 @@ export interface RunningServer {
   /** The generated key when API_KEYS was not set (development only). */
   devKey?: string | undefined;
   server: Server;
+  /** The service's log (pino): the server's own lines go there too. */
+  logger: Logger;
   /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
   close(): Promise<void>;
   /** Reloads the data from disk and serves it from now on; false (and logged) when it does not load. */
@@ -39,7 +42,7 @@ export async function startServer(
   // (its core and engine) for the life of the process, however often it is reloaded.
   const { loadCore, logger, devKey } = service;
   const core = switchableCore(service.core);
-  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits);
+  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits, { logger, trustProxy: config.trustProxy });
   const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -69,6 +72,7 @@ export async function startServer(
     url: `http://${options.host ?? 'localhost'}:${port}`,
     devKey,
     server,
+    logger,
     close: () => (closing ??= stop().then(() => core.close())),
     reload: reloadData,
   };
@@ -80,9 +84,8 @@ export async function startServer(
  * run this.
  */
 export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
-  // Standard output is the log and a few plain lines beside it: one that cannot be written (a full
-  // disk) is no reason to stop serving, nor to die on the error event it raises later. The log
-  // says so once on stderr (startup.ts).
+  // Standard output is the log: one that cannot be written (a full disk) is no reason to stop
+  // serving, nor to die on the error event it raises later. The log says so once on stderr (startup.ts).
   process.stdout.on('error', () => {});
   let started: RunningServer | undefined;
   let reloadAfterStart = false;
@@ -102,28 +105,35 @@ export async function runServer(env: Record<string, string | undefined> = proces
     }
     throw err;
   }
-  console.log(`carrier locations API listening on ${running.url} (docs: ${running.url}/docs)`);
-  if (running.devKey) console.log(`development API key (send as X-API-Key): ${running.devKey}`);
+  // What an operator must see whatever LOG_LEVEL says (where it listens, how it stops): at info.
+  const log = running.logger.child({}, { level: 'info' });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT') => {
     if (stopping) {
       // A second signal (Ctrl-C again) is someone who will not wait for the deadline: exit now,
       // with the code of a process ended by that signal (130 for SIGINT), as servers do.
-      console.log(`${signal} received again: exiting without waiting for requests in flight`);
+      log.warn({ signal }, 'signal received again: exiting without waiting for requests in flight');
       process.exit(128 + constants.signals[signal]);
     }
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight`);
+    log.info({ signal }, 'stopping: finishing requests in flight');
     running.close().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stop failed');
         process.exit(1);
       },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Said once the signals are listened for: a deploy tool may stop the server as soon as it reads this.
+  log.info({ url: running.url, docs: `${running.url}/docs`, maxConnections: running.server.maxConnections }, 'listening');
+  // Only made outside production (config.ts), and shown only there.
+  if (running.devKey) log.info({ devKey: running.devKey }, 'development API key: send it as X-API-Key (set API_KEYS to choose keys)');
   if (reloadAfterStart) void running.reload();
 }
 

@@ -32,7 +32,7 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = pino({ level: config.logLevel }, logDestination());
+  const logger = await createLogger(config);
   const source = engineSource(config, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
@@ -66,6 +66,21 @@ function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultS
   if (config.snapshotPath) return { snapshot: config.snapshotPath };
   if (config.dataDir) return { dataDir: config.dataDir };
   return defaultSnapshot ? { snapshot: defaultSnapshot } : {};
+}
+
+/**
+ * The log: one pino JSON object per line on standard output, or with LOG_FORMAT=pretty, pino-pretty's
+ * lines for a person at a terminal (an optional package, loaded only then).
+ */
+export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Promise<Logger> {
+  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination());
+  let pretty: typeof import('pino-pretty').build;
+  try {
+    pretty = (await import('pino-pretty')).build;
+  } catch {
+    throw new ConfigError('LOG_FORMAT=pretty needs the pino-pretty package (npm install pino-pretty)');
+  }
+  return pino({ level: config.logLevel }, pretty({ destination: 1, sync: true }));
 }
 
 /**

@@ -16,7 +16,7 @@ import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
-import { JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
+import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
@@ -175,20 +175,6 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 /** What the log says of who asked: the key's name (never the key), once it is known. */
 interface Caller {
   keyId: string | undefined;
-}
-
-/**
- * The client's address: the one the adapter saw, unless trusted proxies in front added the
- * client's to X-Forwarded-For (each appends the address it received from). With `trusted`
- * proxies, the entry that many from the end is the client; entries before it are the client's
- * own claims. As Express's `trust proxy` counts hops.
- */
-export function clientAddress(req: RequestHead, trusted: number): string | undefined {
-  const forwarded = req.headers['x-forwarded-for'];
-  if (trusted === 0 || forwarded === undefined) return req.client;
-  const entries = forwarded.split(',').map((entry) => entry.trim()).filter(Boolean);
-  if (entries.length === 0) return req.client;
-  return entries[Math.max(0, entries.length - trusted)];
 }
 
 function isPublic(method: string, path: string): boolean {
