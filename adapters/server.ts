@@ -40,7 +40,7 @@ export async function startServer(
   const service = await startService(config);
   // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
   // (its core and engine) for the life of the process, however often it is reloaded.
-  const { loadCore, logger, devKey } = service;
+  const { loadCore, logger, devKey, reloads } = service;
   const core = switchableCore(service.core);
   const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits, { logger, trustProxy: config.trustProxy });
   const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
@@ -64,7 +64,7 @@ export async function startServer(
   const reloadData = () => {
     waiting ??= last.then(() => {
       waiting = undefined;
-      return reload(core, loadCore, logger);
+      return reload(core, loadCore, logger, reloads);
     });
     return (last = waiting);
   };

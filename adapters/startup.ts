@@ -5,7 +5,10 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { createEngine, type EngineOptions } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
+import { basename } from 'node:path';
+import { SNAPSHOT_VERSION } from '../engine/snapshot.js';
 import { createApp, type App } from './http/app.js';
+import { ReloadStatus, type DataInfo } from './http/health.js';
 import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
 import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
@@ -28,6 +31,8 @@ export interface Service {
   devKey?: string | undefined;
   /** A new core on the data as it is on disk now (from the same source), sharing keys, store and logger. */
   loadCore(): App;
+  /** The last reload's outcome, which every core's health report shows. */
+  reloads: ReloadStatus;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
@@ -37,6 +42,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
   const engine = createEngine(source);
+  const data = dataInfo(source);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   let kv: KvStore;
   try {
@@ -45,21 +51,35 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
     throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
   }
-  const shared = { keys, kv, logger, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy };
+  const reloads = new ReloadStatus();
+  const shared = { keys, kv, logger, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, reloads };
   return {
-    core: createApp({ engine, ...shared }),
+    core: createApp({ engine, data, ...shared }),
     engine,
     keys,
     kv,
     logger,
     devKey,
-    loadCore: () => createApp({ engine: createEngine(source), ...shared }),
+    loadCore: () => {
+      const engine = createEngine(source);
+      return createApp({ engine, data: dataInfo(source), ...shared });
+    },
+    reloads,
   };
 }
 
 /** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
 export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
   return createEngine(engineSource(config, defaultSnapshot));
+}
+
+/** What the health report says of data just loaded from `source`: its kind and name, never its path. */
+function dataInfo(source: EngineOptions): DataInfo {
+  const { snapshot, dataDir } = source as { snapshot?: string; dataDir?: string };
+  const loaded = { loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION };
+  if (snapshot !== undefined) return { source: 'snapshot', name: basename(snapshot), ...loaded };
+  if (dataDir !== undefined) return { source: 'dataset', name: basename(dataDir), ...loaded };
+  return { source: 'sample', name: 'sample', ...loaded };
 }
 
 function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {

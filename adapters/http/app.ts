@@ -5,13 +5,13 @@
 
 import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
-import type { KvStore } from '../kv/store.js';
+import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
 import { createCors } from './cors.js';
-import { createHealthCheck, type HealthReport } from './health.js';
+import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -39,6 +39,10 @@ export interface AppOptions {
   corsOrigins?: '*' | readonly string[] | undefined;
   /** Proxies trusted to add the client's address to X-Forwarded-For (TRUST_PROXY); default 0: none. */
   trustProxy?: number | undefined;
+  /** Where the engine's data came from, for the health report; default: an engine passed in, loaded now. */
+  data?: DataInfo | undefined;
+  /** The last reload's outcome, shared by the cores a server switches between (reload.ts). */
+  reloads?: ReloadStatus | undefined;
 }
 
 /** A request before its body: route, key and quota are decided from this alone. */
@@ -73,10 +77,10 @@ export function buildRoutes(engine: Engine): Route[] {
   return [...unifiedRoutes(engine), ...dropPointRoutes(engine), ...engine.carriers.flatMap((c) => carrierRoutes(engine, c))];
 }
 
-export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), corsOrigins, trustProxy = 0 }: AppOptions): App {
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), corsOrigins, trustProxy = 0, data, reloads }: AppOptions): App {
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
-  const health = createHealthCheck(routes, kv, logger);
+  const health = createHealthCheck(routes, kv, logger, data, reloads);
   const docs = createDocs();
   const logError = createErrorLog(logger);
   const cors = createCors(corsOrigins);
@@ -145,6 +149,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       caller.keyId = key.name;
       const counted = consumeQuota(kv, key);
       decision = counted instanceof Promise ? await counted : counted;
+      health.storeAnswered(true);
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
       const { route, params } = found;
       // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other.
@@ -156,6 +161,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       const result = route.answer({ query: req.query, params, body, key });
       return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
     } catch (err) {
+      if (err instanceof KvUnavailableError) health.storeAnswered(false);
       const { status, message, internal } = classifyError(err);
       if (internal) logError(err, requestId);
       return jsonError(status, message, requestId, decision);
