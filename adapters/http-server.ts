@@ -66,12 +66,18 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     handle,
   );
   server.maxConnections = limits.maxConnections;
+  // Connections refused as they arrive: said, but at most once per window however many come.
+  const refused = refusalLog(logger);
+  server.on('drop', (data?: { remoteAddress?: string }) => refused('MAX_CONNECTIONS', plainAddress(data?.remoteAddress), limits.maxConnections));
   // A connection on which nothing moves either way for longer than a request may take is closed:
   // the timeouts above end with the request, and a client that stops reading its answers would
   // otherwise hold them forever. The margin lets a stalled request get its 408 first.
   server.timeout = limits.requestTimeoutMs + 2 * TIMEOUT_CHECK_MS;
   connectionsOf(server);
-  if (limits.maxConnectionsPerClient !== undefined) capConnectionsPerClient(server, limits.maxConnectionsPerClient);
+  if (limits.maxConnectionsPerClient !== undefined) {
+    const cap = limits.maxConnectionsPerClient;
+    capConnectionsPerClient(server, cap, (address) => refused('MAX_CONNECTIONS_PER_CLIENT', plainAddress(address), cap));
+  }
   // Node would send "100 Continue" before the route, key and quota are known; the body reader
   // sends it once the core asks for the body, and a refused client never sends its upload.
   server.on('checkContinue', (req, res: ServerResponse) => {
@@ -116,6 +122,34 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number |
   }
   socket.destroy(err);
   return inProgress === undefined ? status : undefined;
+}
+
+/** How often refused connections are mentioned while they go on. */
+const REFUSAL_LOG_WINDOW_MS = 10_000;
+
+/**
+ * Logs connections refused at a cap: the first at once, the rest counted and said in one line per
+ * window, so that a flood of connections cannot flood the log too.
+ */
+function refusalLog(logger: Logger): (setting: string, client: string | undefined, limit: number) => void {
+  let windowEnds = 0;
+  let unsaid = new Map<string, number>();
+  let flush: NodeJS.Timeout | undefined;
+  const sayUnsaid = () => {
+    flush = undefined;
+    for (const [setting, count] of unsaid) logger.warn({ setting, refused: count }, 'connections refused: limit reached');
+    unsaid = new Map();
+  };
+  return (setting, client, limit) => {
+    const now = Date.now();
+    if (now >= windowEnds) {
+      windowEnds = now + REFUSAL_LOG_WINDOW_MS;
+      logger.warn({ setting, limit, client, refused: 1 }, 'connection refused: limit reached');
+      return;
+    }
+    unsaid.set(setting, (unsaid.get(setting) ?? 0) + 1);
+    flush ??= setTimeout(sayUnsaid, windowEnds - now).unref();
+  };
 }
 
 /** A JSON error written straight to the socket, the connection to close after it. */

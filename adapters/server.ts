@@ -14,6 +14,7 @@ import { gracefulStop } from './graceful.js';
 import { createHttpServer } from './http-server.js';
 import { createNodeHandler } from './node.js';
 import { reload, switchableCore } from './reload.js';
+import { connectionCapUnder, openFileLimit } from './open-files.js';
 import { startService } from './startup.js';
 
 export interface RunningServer {
@@ -56,6 +57,13 @@ export async function startServer(
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new ConfigError(`port ${config.port} is in use`) : err;
   }
   const { port } = server.address() as AddressInfo;
+  const fileLimit = openFileLimit();
+  if (fileLimit !== undefined && config.limits.maxConnections > connectionCapUnder(fileLimit, Infinity)) {
+    logger.warn(
+      { maxConnections: config.limits.maxConnections, openFileLimit: fileLimit },
+      'MAX_CONNECTIONS is not below the open-file limit (ulimit -n): connections past that limit are reset by the OS instead of refused',
+    );
+  }
   let closing: Promise<void> | undefined;
   // One reload at a time. Asked for while one runs, the next waits for it; asked for again while
   // that one waits, it is the same reload (four quick SIGHUPs are two reloads, not four compiles).

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { isRedisUrl, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
+import { connectionCapUnder, openFileLimit } from '../open-files.js';
 
 export interface Config {
   port: number;
@@ -38,7 +39,10 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** Connections beyond this are closed as they arrive. */
+  /**
+   * Connections beyond this are closed as they arrive. Default 4096, or less: below the process's
+   * open-file limit (read at start), so that the OS never resets a connection the server took.
+   */
   maxConnections: number;
   /**
    * Connections from one address beyond this are closed as they arrive; none when undefined (a
@@ -147,7 +151,7 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
-  MAX_CONNECTIONS: positiveInteger('MAX_CONNECTIONS', DEFAULT_LIMITS.maxConnections),
+  MAX_CONNECTIONS: optionalPositiveInteger('MAX_CONNECTIONS'),
   MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -207,7 +211,7 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-      maxConnections: e.MAX_CONNECTIONS,
+      maxConnections: e.MAX_CONNECTIONS ?? (runtime === 'server' ? connectionCapUnder(openFileLimit(), DEFAULT_LIMITS.maxConnections) : DEFAULT_LIMITS.maxConnections),
       maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },

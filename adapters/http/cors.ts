@@ -3,8 +3,10 @@
 // listed origin say it may read them, rate-limit headers included. Unlisted origins get no CORS
 // headers at all: the browser then keeps the answer from the page.
 
-import type { RequestHead } from './app.js';
-import type { HttpResponse } from './request.js';
+import type { HttpRequest, HttpResponse } from './request.js';
+
+/** What CORS reads of a request. */
+type RequestHead = Pick<HttpRequest, 'method' | 'headers'>;
 
 /** How long a browser may reuse a preflight's answer, in seconds (Chromium caps it at 7200). */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -1,5 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { connectionCapUnder, openFileLimit } from '../../adapters/open-files.js';
 import { ConfigError, DEFAULT_LIMITS, loadKeys, readConfig } from '../../adapters/http/config.js';
+
+/** This machine's limit as the shell reports it (the test's own way to read it), and the cap under it. */
+const shellLimit = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+const SHELL_LIMIT = shellLimit === 'unlimited' ? Infinity : Number(shellLimit);
+const DEFAULT_CAP = Number.isFinite(SHELL_LIMIT) ? Math.min(4096, SHELL_LIMIT - 64) : 4096;
 
 describe('readConfig', () => {
   it('has the documented defaults', () => {
@@ -16,8 +23,16 @@ describe('readConfig', () => {
       trustProxy: 0,
       corsOrigins: [],
       production: false,
-      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096, shutdownTimeoutMs: 10_000 },
+      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: DEFAULT_CAP, shutdownTimeoutMs: 10_000 },
     });
+  });
+
+  it('caps connections by default below the open-file limit, by the files the process needs besides them', () => {
+    expect(connectionCapUnder(1024, 4096)).toBe(960);
+    expect(connectionCapUnder(65_536, 4096)).toBe(4096);
+    expect(connectionCapUnder(Infinity, 4096)).toBe(4096);
+    expect(connectionCapUnder(undefined, 4096)).toBe(4096);
+    expect(openFileLimit()).toBe(SHELL_LIMIT);
   });
 
   it('reads every variable, treating blank ones as unset', () => {
@@ -33,7 +48,7 @@ describe('readConfig', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'], production: true,
       limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, maxConnectionsPerClient: 16, shutdownTimeoutMs: 3000 },
     });
-    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
+    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual({ ...DEFAULT_LIMITS, maxConnections: DEFAULT_CAP });
     // A capital or a space is a typo of production, not another environment.
     for (const NODE_ENV of ['Production', 'PRODUCTION', ' production ']) expect(readConfig({ NODE_ENV }).production).toBe(true);
     for (const NODE_ENV of ['development', 'test', '']) expect(readConfig({ NODE_ENV }).production).toBe(false);

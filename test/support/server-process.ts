@@ -19,9 +19,16 @@ export interface ServerProcess {
   stdout(): string;
 }
 
-/** Spawns the server with `env` (on a free port, silent logs unless given). */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/**
+ * Spawns the server with `env` (on a free port, silent logs unless given); `openFiles` lowers the
+ * process's open-file limit first (`ulimit -n`), as a host's configuration would.
+ */
+export function spawnServer(env: Record<string, string>, options: { openFiles?: number } = {}): ServerProcess {
+  const command: [string, string[]] =
+    options.openFiles === undefined
+      ? [process.execPath, ['--import', 'tsx', entry]]
+      : ['sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, '--import', 'tsx', entry]];
+  const child = spawn(command[0], command[1], {
     cwd: root,
     env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
