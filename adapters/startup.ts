@@ -3,13 +3,13 @@
 // Lambda handler differ only in how requests reach the core.
 
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { createEngine, type EngineOptions } from '../engine/index.js';
+import { createEngine } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { basename } from 'node:path';
-import { SNAPSHOT_VERSION } from '../engine/snapshot.js';
+import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
 import { createApp, type App } from './http/app.js';
-import { ReloadStatus, type DataInfo } from './http/health.js';
 import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
+import { ReloadStatus, type DataInfo } from './http/health.js';
 import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
 import { KvConfigError, type KvStore } from './kv/store.js';
@@ -19,7 +19,12 @@ export interface StartOptions {
   runtime?: Runtime | undefined;
   /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set (Lambda: the snapshot beside the bundle); default the engine's. */
   defaultSnapshot?: string | undefined;
+  /** Compiles DATA_DIR: given by the runtimes that serve a dataset directory (the build's code stays out of the others). */
+  compile?: Compile | undefined;
 }
+
+/** An engine on a dataset directory compiled now: createEngine of carrier-locations/build. */
+export type Compile = (options: { dataDir: string }) => Engine;
 
 export interface Service {
   core: App;
@@ -38,11 +43,11 @@ export interface Service {
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
   const logger = await createLogger(config);
-  const source = engineSource(config, options.defaultSnapshot);
+  const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
-  const engine = createEngine(source);
-  const data = dataInfo(source);
+  logger.info({ data: config.snapshotPath || config.dataDir || options.defaultSnapshot || 'the bundled sample' }, 'loading data');
+  const engine = load();
+  const data = dataInfo(config, options.defaultSnapshot);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   let kv: KvStore;
   try {
@@ -51,8 +56,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
     throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
   }
+  const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
   const reloads = new ReloadStatus();
-  const shared = { keys, kv, logger, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, reloads };
+  const shared = { keys, kv, logger, map, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, reloads };
   return {
     core: createApp({ engine, data, ...shared }),
     engine,
@@ -61,31 +67,20 @@ export async function startService(config: Config, options: StartOptions = {}): 
     logger,
     devKey,
     loadCore: () => {
-      const engine = createEngine(source);
-      return createApp({ engine, data: dataInfo(source), ...shared });
+      const engine = load();
+      return createApp({ engine, data: dataInfo(config, options.defaultSnapshot), ...shared });
     },
     reloads,
   };
 }
 
-/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
-export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
-  return createEngine(engineSource(config, defaultSnapshot));
-}
-
-/** What the health report says of data just loaded from `source`: its kind and name, never its path. */
-function dataInfo(source: EngineOptions): DataInfo {
-  const { snapshot, dataDir } = source as { snapshot?: string; dataDir?: string };
+/** What the health report says of data just loaded: its kind and name, never its path. */
+function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): DataInfo {
   const loaded = { loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION };
-  if (snapshot !== undefined) return { source: 'snapshot', name: basename(snapshot), ...loaded };
-  if (dataDir !== undefined) return { source: 'dataset', name: basename(dataDir), ...loaded };
+  if (config.snapshotPath) return { source: 'snapshot', name: basename(config.snapshotPath), ...loaded };
+  if (config.dataDir) return { source: 'dataset', name: basename(config.dataDir), ...loaded };
+  if (defaultSnapshot) return { source: 'snapshot', name: basename(defaultSnapshot), ...loaded };
   return { source: 'sample', name: 'sample', ...loaded };
-}
-
-function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {
-  if (config.snapshotPath) return { snapshot: config.snapshotPath };
-  if (config.dataDir) return { dataDir: config.dataDir };
-  return defaultSnapshot ? { snapshot: defaultSnapshot } : {};
 }
 
 /**
@@ -101,6 +96,16 @@ export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'
     throw new ConfigError('LOG_FORMAT=pretty needs the pino-pretty package (npm install pino-pretty)');
   }
   return pino({ level: config.logLevel }, pretty({ destination: 1, sync: true }));
+}
+
+/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, compile: Compile | undefined, defaultSnapshot?: string): Engine {
+  if (config.snapshotPath) return createEngine({ snapshot: config.snapshotPath });
+  if (config.dataDir) {
+    if (!compile) throw new Error('DATA_DIR is not read here: compile the folder with `carrier-locations build <dir> --out <file>` and set SNAPSHOT_PATH');
+    return compile({ dataDir: config.dataDir });
+  }
+  return createEngine(defaultSnapshot ? { snapshot: defaultSnapshot } : {});
 }
 
 /**

@@ -28,6 +28,9 @@ export interface Config {
   /** Origins a browser page may call the API from; `*` for any; empty for none (the default). */
   corsOrigins: '*' | readonly string[];
   production: boolean;
+  /** /map: a tile server's URL template drawn instead of the shipped basemap, and its credit. */
+  mapTilesUrl: string | undefined;
+  mapTilesAttribution: string | undefined;
   limits: ServerLimits;
 }
 
@@ -148,6 +151,10 @@ const envSchema = z.object({
     return origins;
   }),
   NODE_ENV: optionalText,
+  MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
+    error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
+  }),
+  MAP_TILES_ATTRIBUTION: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
@@ -170,6 +177,9 @@ function originOf(text: string): string | undefined {
     return undefined;
   }
 }
+
+/** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
+const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
@@ -207,6 +217,8 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     corsOrigins: e.CORS_ORIGINS,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
+    mapTilesUrl: e.MAP_TILES_URL,
+    mapTilesAttribution: e.MAP_TILES_ATTRIBUTION,
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -23,6 +23,9 @@ const INIT_SCRIPT = `window.addEventListener('load', function () {
 });
 `;
 
+/** Swagger UI sets style attributes as it renders (no style can run code), and draws icons from data: URIs. */
+const SWAGGER_UI_CSP = { 'style-src': "'self' 'unsafe-inline'", 'font-src': "'self' data:" };
+
 function page(prefix: string, specUrl: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
@@ -81,8 +84,8 @@ export function createDocs(
   });
   return (path, headers = {}) => {
     // From `/docs` relative URLs resolve beside it, from `/docs/` inside it.
-    if (path === '/docs') return htmlPage(page('docs/', 'openapi.json'), 300);
-    if (path === '/docs/') return htmlPage(page('./', '../openapi.json'), 300);
+    if (path === '/docs') return htmlPage(page('docs/', 'openapi.json'), 300, SWAGGER_UI_CSP);
+    if (path === '/docs/') return htmlPage(page('./', '../openapi.json'), 300, SWAGGER_UI_CSP);
     if (!path.startsWith('/docs/')) return null;
     const name = path.slice('/docs/'.length).replace(/\/$/, '');
     if (name === 'init.js') return ok('text/javascript; charset=utf-8', INIT_SCRIPT, 300);

@@ -15,7 +15,7 @@
 // operator asked for) until a reload succeeds.
 
 import { randomUUID } from 'node:crypto';
-import { SNAPSHOT_VERSION } from '../../engine/snapshot.js';
+import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
 import * as z from 'zod';
 import type { KvStore } from '../kv/store.js';

@@ -5,16 +5,14 @@
 import type { HttpResponse } from './request.js';
 
 /**
- * The policy's directives. A page that needs more (a worker, a blob: image) asks for it by
- * directive in htmlPage rather than loosening them for every page.
+ * The policy's directives. A page that needs more (inline styles, a tile server's images) asks for
+ * it by directive (htmlPage, htmlSecurityHeaders) rather than loosening them for every page.
  */
 const CSP_DIRECTIVES: Readonly<Record<string, string>> = {
   'default-src': "'none'",
   'script-src': "'self'",
-  // Swagger UI sets style attributes as it renders; no style can run code.
-  'style-src': "'self' 'unsafe-inline'",
+  'style-src': "'self'",
   'img-src': "'self' data:",
-  'font-src': "'self' data:",
   'connect-src': "'self'",
   'base-uri': "'none'",
   'form-action': "'none'",
