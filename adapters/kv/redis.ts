@@ -127,8 +127,10 @@ export class RedisKvStore implements KvStore {
         resolve(outcome);
       };
       const onReady = () => done('ready');
-      const onError = () => {
+      // A refused or unreachable address (a system error, with its code) is an outage: no wait for it.
+      const onError = (err: NodeJS.ErrnoException) => {
         if (this.refusal) done('refused');
+        else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) done('waiting');
       };
       const timer = setTimeout(() => done('waiting'), 2 * this.timeoutMs);
       if (this.refusal) return done('refused');
