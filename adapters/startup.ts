@@ -21,6 +21,10 @@ export interface StartOptions {
   defaultSnapshot?: string | undefined;
   /** Compiles DATA_DIR: given by the runtimes that serve a dataset directory (the build's code stays out of the others). */
   compile?: Compile | undefined;
+  /** The store, made by the caller (a cluster worker's, which asks the primary); default the one the configuration names. */
+  kv?: KvStore | undefined;
+  /** A cluster worker's id: every log line of the process names it. */
+  worker?: number | undefined;
 }
 
 /** An engine on a dataset directory compiled now: createEngine of carrier-locations/build. */
@@ -42,7 +46,8 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = await createLogger(config);
+  const root = await createLogger(config);
+  const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: config.snapshotPath || config.dataDir || options.defaultSnapshot || 'the bundled sample' }, 'loading data');
@@ -51,7 +56,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   let kv: KvStore;
   try {
-    kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+    kv =
+      options.kv ??
+      (await createKvStore(
+        { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+        { onError: (err) => logger.warn({ err }, 'redis connection error') },
+      ));
   } catch (err) {
     // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
     throw err instanceof KvConfigError ? new ConfigError(err.message) : err;

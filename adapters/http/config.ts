@@ -2,7 +2,8 @@
 // the variable instead of surfacing later as odd behaviour.
 
 import * as z from 'zod';
-import { isRedisUrl, REDIS_URL_FORMAT } from '../kv/create.js';
+import { availableParallelism } from 'node:os';
+import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 import { connectionCapUnder, openFileLimit } from '../open-files.js';
 
@@ -12,6 +13,12 @@ export interface Config {
   /** `key:plan[:monthlyQuota],...`; undefined when unset or blank. */
   apiKeys: string | undefined;
   redisUrl: string | undefined;
+  /** The DynamoDB table quotas are counted in (credentials and region from the AWS SDK's standard chain). */
+  dynamodbTable: string | undefined;
+  /** A local DynamoDB instead of the region's. */
+  dynamodbEndpoint: string | undefined;
+  /** Server processes on the one port: 1 is a single process (no cluster primary). */
+  workers: number;
   /** A compiled snapshot to load; wins over `dataDir`. */
   snapshotPath: string | undefined;
   dataDir: string | undefined;
@@ -88,6 +95,22 @@ const positiveIntegerText = (name: string) =>
 const positiveInteger = (name: string, fallback: number) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(fallback));
 const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
+/**
+ * How many server processes: a whole number from 1, or `auto` for one per core the OS gives this
+ * process (os.availableParallelism); `name` is what the message calls it.
+ */
+export const workersSchema = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d+|auto)$/, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .transform((text) => (text === 'auto' ? availableParallelism() : Number(text)))
+    .refine((n) => n >= 1, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .refine((n) => n <= MAX_WORKERS, { error: `${name} must be at most ${MAX_WORKERS}` });
+
+/** Far more than any host's cores: a typo (WORKERS=80000) is refused rather than forking that many. */
+const MAX_WORKERS = 256;
+
 /** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
 export const portSchema = (name: string) =>
   z
@@ -106,6 +129,9 @@ const envSchema = z.object({
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
   // The message never repeats the value: it may hold the password.
   REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
+  DYNAMODB_TABLE: optionalText.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT }),
+  DYNAMODB_ENDPOINT: optionalText.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT }),
+  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(1)),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   BASE_PATH: optionalText.transform((path) => {
@@ -163,6 +189,10 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+}).refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, {
+  error: ONE_STORE,
+}).refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
+  error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
 });
 
 /** An origin as a browser sends it in `Origin` (`https://app.example.com:8443`), or undefined. */
@@ -185,7 +215,7 @@ const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
-const SERVER_ONLY = ['PORT', 'SERVER', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
+const SERVER_ONLY = ['PORT', 'SERVER', 'WORKERS', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
 
 /** The configuration for a runtime: a server, or a Lambda (which has no port, socket limits or dataset compiler). */
 export function readConfig(env: Record<string, string | undefined>, runtime: Runtime = 'server'): Config {
@@ -208,6 +238,9 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     server: e.SERVER,
     apiKeys: e.API_KEYS,
     redisUrl: e.REDIS_URL,
+    dynamodbTable: e.DYNAMODB_TABLE,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    workers: e.WORKERS,
     snapshotPath: e.SNAPSHOT_PATH,
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,
