@@ -2,17 +2,30 @@
 // workers on the default memory store, SIGTERM ends them all gracefully with exit code 0, SIGHUP
 // replaces them one at a time while clients keep calling, and a worker killed is started again.
 
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
+import { LOCAL_AWS_ENV } from '../support/dynalite.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
 import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-workers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A primary left running by a failed test would keep its workers serving after the run: ended
+// here (its workers stop once their channel to it closes).
+const started: ServerProcess[] = [];
+const start = async (env: Record<string, string>) => {
+  const proc = await startServerProcess(env);
+  started.push(proc);
+  return proc;
+};
+afterAll(() => {
+  for (const proc of started) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The process's JSON log lines with message `msg`. */
 function logged(proc: ServerProcess, msg: string): Record<string, unknown>[] {
@@ -36,10 +49,16 @@ function alive(pid: number): boolean {
 const workerPids = (proc: ServerProcess) => logged(proc, 'worker listening').map((line) => line.workerPid as number);
 
 describe('WORKERS=2', () => {
-  it('keeps the quota exact across the workers: N allowed, N answered, the rest 429', async () => {
-    const QUOTA = 20;
-    const key = 'workers-burst';
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node' });
+  it.each([
+    ['the memory store (counted by the primary)', 20, {}],
+    ['Redis (each worker its own connection)', 20, { REDIS_URL: inject('redisUrl') }],
+    // A smaller burst: dynalite applies the updates of one item one at a time, far slower than
+    // DynamoDB, and the servers keep their 1 s budget.
+    ['DynamoDB (each worker its own client)', 5, { DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), ...LOCAL_AWS_ENV }],
+  ])('keeps the quota exact across the workers on %s: N allowed, N answered, the rest 429', async (_, QUOTA: number, store: Record<string, string>) => {
+    // A fresh key per run: its counter is new, whatever earlier runs left in the shared Redis.
+    const key = `workers-burst-${randomUUID()}`;
+    const proc = await start({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node', ...store });
     try {
       expect(logged(proc, 'listening')).toEqual([expect.objectContaining({ worker: 'primary', workers: 2, url: expect.stringMatching(/^http:\/\/localhost:\d+$/) })]);
       // Separate connections, so that the cluster hands them to both workers.
@@ -65,7 +84,7 @@ describe('WORKERS=2', () => {
   });
 
   it('on SIGTERM answers the request in flight, ends every worker, and exits 0', async () => {
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
     const pids = workerPids(proc);
     const reply = await sigtermWithRequestInFlight(proc, proc.url, KEYS.pro);
@@ -79,7 +98,7 @@ describe('WORKERS=2', () => {
     const live = join(dir, 'live.snapshot');
     copyFileSync(buildOneCarrierSnapshot(dir, 'acme'), live);
     const bolt = buildOneCarrierSnapshot(dir, 'bolt');
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
     const { served, failures, stop } = keepCalling(proc.url, 6);
     try {
       await vi.waitFor(() => expect(served.get('acme') ?? 0).toBeGreaterThan(20), { timeout: 20_000, interval: 20 });
@@ -105,7 +124,7 @@ describe('WORKERS=2', () => {
   });
 
   it('starts another worker when one dies, and logs it', async () => {
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     try {
       await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
       const [victim, survivor] = workerPids(proc);
