@@ -10,10 +10,11 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import { constants } from 'node:os';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { loadKeys, type Config } from './http/config.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';
+import { createLogger } from './startup.js';
 
 /** What the primary tells a worker (over the cluster's IPC channel): stop with the service, or stop as its replacement serves. */
 export const STOP_MESSAGE = 'carrier-locations:stop';
@@ -29,8 +30,10 @@ const EXIT_MARGIN_MS = 2_000;
 
 type Role = 'starting' | 'serving' | 'retiring';
 
-export function runPrimary(env: Record<string, string | undefined>, config: Config): void {
-  const logger = pino({ level: config.logLevel }).child({ worker: 'primary' });
+export async function runPrimary(env: Record<string, string | undefined>, config: Config): Promise<void> {
+  const logger = (await createLogger(config)).child({ worker: 'primary' });
+  // What an operator must see whatever LOG_LEVEL says (where it listens, how it stops): at info.
+  const log = logger.child({}, { level: 'info' });
   // One key for every worker: each would make its own otherwise.
   const { devKey } = loadKeys(config);
   const workerEnv: Record<string, string | undefined> = { ...env, ...(devKey ? { API_KEYS: `${devKey}:enterprise` } : {}) };
@@ -119,7 +122,7 @@ export function runPrimary(env: Record<string, string | undefined>, config: Conf
   function stop(signal: 'SIGTERM' | 'SIGINT', code = 0): void {
     if (stopping) {
       if (code === 0) {
-        console.log(`${signal} received again: exiting without waiting for requests in flight`);
+        log.warn({ signal }, 'signal received again: exiting without waiting for requests in flight');
         for (const worker of roles.keys()) worker.process.kill('SIGKILL');
         process.exit(128 + constants.signals[signal]);
       }
@@ -127,7 +130,7 @@ export function runPrimary(env: Record<string, string | undefined>, config: Conf
     }
     stopping = true;
     exitCode = code;
-    if (code === 0) console.log(`${signal} received: finishing requests in flight`);
+    if (code === 0) log.info({ signal }, 'stopping: finishing requests in flight');
     const workers = [...roles.keys()];
     for (const worker of workers) if (worker.isConnected()) worker.send(STOP_MESSAGE);
     const deadline = setTimeout(() => {
@@ -135,6 +138,7 @@ export function runPrimary(env: Record<string, string | undefined>, config: Conf
     }, config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS);
     void Promise.all(workers.map(exited)).then(() => {
       clearTimeout(deadline);
+      if (exitCode === 0) log.info('stopped');
       process.exit(exitCode);
     });
   }
@@ -155,7 +159,8 @@ export function runPrimary(env: Record<string, string | undefined>, config: Conf
     if (!all.every(Boolean) || stopping) return;
     started = true;
     const url = `http://localhost:${port}`;
-    console.log(`carrier locations API listening on ${url} (docs: ${url}/docs), ${config.workers} workers`);
-    if (devKey) console.log(`development API key (send as X-API-Key): ${devKey}`);
+    log.info({ url, docs: `${url}/docs`, workers: config.workers, maxConnections: config.limits.maxConnections }, 'listening');
+    // Only made outside production (config.ts), and shown only there.
+    if (devKey) log.info({ devKey }, 'development API key: send it as X-API-Key (set API_KEYS to choose keys)');
   });
 }

@@ -46,6 +46,7 @@ async function serve(core: App, req: Request, res: Response): Promise<void> {
       query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
       // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
       headers: req.headers as Record<string, string | undefined>,
+      client: req.socket.remoteAddress,
     },
     body.read,
   );
@@ -65,5 +66,5 @@ function bodyOf(req: Request, res: Response): BodySource {
 /** Failures of the adapter itself: a JSON 500 instead of Express's HTML page. */
 const jsonErrors: ErrorRequestHandler = (err, _req, res, next) => {
   if (res.headersSent) return next(err);
-  res.status(500).type('application/json').send(errorBody('internal error'));
+  res.status(500).type('application/json').set('X-Content-Type-Options', 'nosniff').send(errorBody('internal error'));
 };

@@ -4,12 +4,14 @@
 // timeouts, an `Expect` it cannot meet), which would otherwise be an empty body.
 
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorBody, errorResponse } from './http/errors.js';
-import { JSON_TYPE } from './http/request.js';
+import { pino, type Logger } from 'pino';
+import { errorBody, errorResponse, REQUEST_TIMEOUT_MESSAGE } from './http/errors.js';
+import { clientAddress, JSON_TYPE, plainAddress, requestIdFor } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
 import { capConnectionsPerClient, connectionsOf } from './connections.js';
-import { answeredBeforeBodyEnd, awaitingContinue, writeResponse } from './node-io.js';
+import { answeredBeforeBodyEnd, awaitingContinue, timedOutMidBody, writeResponse } from './node-io.js';
 
 /**
  * How often Node looks for requests past their headers or request timeout. Its default (30 s)
@@ -21,14 +23,35 @@ const TIMEOUT_CHECK_MS = 1_000;
 const CLIENT_ERRORS: Record<string, [status: number, message: string]> = {
   HPE_HEADER_OVERFLOW: [431, 'request line and headers must be at most 16 KB'],
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'chunk extensions must be at most 16 KB'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request was not received in time'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, REQUEST_TIMEOUT_MESSAGE],
 };
 
-export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_LIMITS): Server {
+/** Where the server's own answers are logged, as the core logs its answers (app.ts). */
+export interface ServerLog {
+  logger: Logger;
+  /** TRUST_PROXY: proxies trusted to name the client in X-Forwarded-For. */
+  trustProxy?: number | undefined;
+}
+
+export function createHttpServer(listener: RequestListener, limits: ServerLimits = DEFAULT_LIMITS, log: ServerLog = { logger: pino({ level: 'silent' }) }): Server {
+  const { logger, trustProxy = 0 } = log;
+  /** An answer the server gives before (or instead of) the core: logged as the core logs its own. */
+  const answerError = (req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
+    const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
+    // The request may have a body nobody reads: the connection cannot be reused.
+    writeResponse(res, errorResponse(status, message, { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Connection: 'close' }));
+    const head = { headers: req.headers as Record<string, string | undefined>, client: req.socket.remoteAddress };
+    logger.info({ requestId, method: req.method, path: req.url?.slice(0, 200), status, client: clientAddress(head, trustProxy) }, 'request');
+  };
+  /** What Node's parser or timers refused before there was a request to hand on. */
+  const logRefusal = (client: string | undefined, status: number, reason: string | undefined) =>
+    logger.info({ requestId: requestIdFor(undefined), status, client, reason }, 'request');
   const handle: RequestListener = (req, res) => {
     // Closed for pipelining too far ahead (connections.ts): nobody is left to answer.
     if (req.socket.destroyed) return;
-    if (req.headers.host === undefined && req.httpVersion === '1.1') return answerError(res, 400, 'Host header is required');
+    if (req.headers.host === undefined && req.httpVersion === '1.1') return answerError(req, res, 400, 'Host header is required');
+    // RFC 9112 section 3.2: more than one Host is a 400 (Node keeps the first and drops the rest).
+    if ((req.headersDistinct.host?.length ?? 0) > 1) return answerError(req, res, 400, 'Host header must be given once');
     listener(req, res);
   };
   const server = createServer(
@@ -43,12 +66,18 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     handle,
   );
   server.maxConnections = limits.maxConnections;
+  // Connections refused as they arrive: said, but at most once per window however many come.
+  const refused = refusalLog(logger);
+  server.on('drop', (data?: { remoteAddress?: string }) => refused('MAX_CONNECTIONS', plainAddress(data?.remoteAddress), limits.maxConnections));
   // A connection on which nothing moves either way for longer than a request may take is closed:
   // the timeouts above end with the request, and a client that stops reading its answers would
   // otherwise hold them forever. The margin lets a stalled request get its 408 first.
   server.timeout = limits.requestTimeoutMs + 2 * TIMEOUT_CHECK_MS;
   connectionsOf(server);
-  if (limits.maxConnectionsPerClient !== undefined) capConnectionsPerClient(server, limits.maxConnectionsPerClient);
+  if (limits.maxConnectionsPerClient !== undefined) {
+    const cap = limits.maxConnectionsPerClient;
+    capConnectionsPerClient(server, cap, (address) => refused('MAX_CONNECTIONS_PER_CLIENT', plainAddress(address), cap));
+  }
   // Node would send "100 Continue" before the route, key and quota are known; the body reader
   // sends it once the core asks for the body, and a refused client never sends its upload.
   server.on('checkContinue', (req, res: ServerResponse) => {
@@ -56,36 +85,71 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     handle(req, res);
   });
   server.on('checkExpectation', (req, res: ServerResponse) => {
-    answerError(res, 417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`);
+    answerError(req, res, 417, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`);
   });
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // Read before the socket is destroyed, which forgets it.
+    const client = plainAddress((socket as Socket).remoteAddress);
+    const answered = answerClientError(err, socket);
+    if (answered !== undefined) logRefusal(client, answered, err.code);
+  });
   // Node hands a CONNECT (a proxy tunnel request) to this event, and closes the socket in silence
   // when nobody listens: no route here is a tunnel.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 404, `no route for CONNECT ${String(req.url).slice(0, 200)}`);
     socket.destroy();
+    logger.info({ requestId: requestIdFor(undefined), method: 'CONNECT', path: String(req.url).slice(0, 200), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
   });
   return server;
-}
-
-function answerError(res: ServerResponse, status: number, message: string): void {
-  // The request may have a body nobody reads: the connection cannot be reused.
-  writeResponse(res, errorResponse(status, message, { Connection: 'close' }));
 }
 
 /**
  * Node has no request or response object for these: the answer is written to the socket, unless the
  * request already has one (begun, or sent while its body still comes: a timeout after either).
+ * Returns the status to log, when this is the only answer the request gets: a request already
+ * handed to the core is logged there, once, with the status it was given (node-io.ts).
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number | undefined {
   // Node's own handler checks the same internal field: the response in progress on this socket.
   const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
   const answered = inProgress?.headersSent === true || answeredBeforeBodyEnd.has(socket);
+  let status: number | undefined;
   if (err.code !== 'ECONNRESET' && socket.writable && !answered) {
-    const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
-    writeRawError(socket, status, message);
+    const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
+    writeRawError(socket, code, message);
+    status = code;
+    if (inProgress !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOutMidBody.add(socket);
   }
   socket.destroy(err);
+  return inProgress === undefined ? status : undefined;
+}
+
+/** How often refused connections are mentioned while they go on. */
+const REFUSAL_LOG_WINDOW_MS = 10_000;
+
+/**
+ * Logs connections refused at a cap: the first at once, the rest counted and said in one line per
+ * window, so that a flood of connections cannot flood the log too.
+ */
+function refusalLog(logger: Logger): (setting: string, client: string | undefined, limit: number) => void {
+  let windowEnds = 0;
+  let unsaid = new Map<string, number>();
+  let flush: NodeJS.Timeout | undefined;
+  const sayUnsaid = () => {
+    flush = undefined;
+    for (const [setting, count] of unsaid) logger.warn({ setting, refused: count }, 'connections refused: limit reached');
+    unsaid = new Map();
+  };
+  return (setting, client, limit) => {
+    const now = Date.now();
+    if (now >= windowEnds) {
+      windowEnds = now + REFUSAL_LOG_WINDOW_MS;
+      logger.warn({ setting, limit, client, refused: 1 }, 'connection refused: limit reached');
+      return;
+    }
+    unsaid.set(setting, (unsaid.get(setting) ?? 0) + 1);
+    flush ??= setTimeout(sayUnsaid, windowEnds - now).unref();
+  };
 }
 
 /** A JSON error written straight to the socket, the connection to close after it. */
@@ -93,6 +157,6 @@ function writeRawError(socket: Duplex, status: number, message: string): void {
   const body = errorBody(message);
   socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -12,6 +12,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
+import { InvalidInputError } from '../engine/errors.js';
 import { bodyText } from './http/body.js';
 import type { RequestHead } from './http/app.js';
 import { addQueryValue, normalizeHeaders, parseQueryString, type HttpResponse, type Query } from './http/request.js';
@@ -31,10 +32,38 @@ interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   toResult(response: HttpResponse, event: E): R;
 }
 
-/** The event's body as text; a base64 body that is not UTF-8 throws the 400 (bodyText). */
+/**
+ * The event's body as text; a base64 body that is not UTF-8 throws the 400 (bodyText). A test
+ * harness or a direct invocation may pass the body already parsed: an object or array is that JSON,
+ * anything else that is not text (a number, a boolean) is a 400.
+ */
 export function eventBody(event: LambdaEvent): string | undefined {
-  const { body, isBase64Encoded } = event;
-  return body == null ? undefined : isBase64Encoded ? bodyText(Buffer.from(body, 'base64')) : body;
+  const { body, isBase64Encoded } = event as { body?: unknown; isBase64Encoded?: unknown };
+  if (body == null) return undefined;
+  if (typeof body === 'object') return JSON.stringify(body);
+  if (typeof body !== 'string') throw new InvalidInputError(`request body must be JSON text or an object, got a ${typeof body}`);
+  return isBase64Encoded === true ? bodyText(Buffer.from(body, 'base64')) : body;
+}
+
+type HeaderMap = Record<string, string | undefined> | null | undefined;
+type MultiHeaderMap = Record<string, string[] | undefined> | null | undefined;
+
+/**
+ * Both header maps of a v1 or load balancer event as one: a gateway or test tool may fill either,
+ * or both (then the multi-value map holds every value of a repeated header).
+ */
+function mergedHeaders(single: HeaderMap, multi: MultiHeaderMap): Record<string, string | undefined> {
+  const out = normalizeHeaders(isMap(multi) ? (multi as Record<string, string[] | undefined>) : undefined);
+  if (isMap(single)) for (const [name, value] of Object.entries(normalizeHeaders(single))) out[name] ??= value;
+  return out;
+}
+
+const isMap = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** v2 events carry cookies apart from the headers. */
+function withCookies(headers: Record<string, string | undefined>, cookies: unknown): Record<string, string | undefined> {
+  if (Array.isArray(cookies) && cookies.length > 0 && headers.cookie === undefined) headers.cookie = cookies.join('; ');
+  return headers;
 }
 
 /** v1 and ALB events: when the multi-value map is there, it holds every value of a repeated parameter. */
@@ -132,7 +161,8 @@ const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResu
       method: event.httpMethod,
       path: routedPath(event.path, event.resource, event.pathParameters, basePath),
       query,
-      headers: textOnly(normalizeHeaders(event.headers)),
+      headers: textOnly(mergedHeaders(event.headers, event.multiValueHeaders)),
+      client: event.requestContext?.identity?.sourceIp ?? undefined,
     };
   },
   toResult: apiGatewayResult,
@@ -156,7 +186,8 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
       method: event.requestContext.http.method,
       path,
       query: parseQueryString(event.rawQueryString ?? ''),
-      headers: normalizeHeaders(event.headers),
+      headers: withCookies(normalizeHeaders(event.headers), event.cookies),
+      client: event.requestContext.http.sourceIp,
     };
   },
   toResult: apiGatewayResult,
@@ -169,12 +200,17 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
  */
 const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
   accepts: (event): event is ALBEvent => typeof (event as ALBEvent).requestContext?.elb === 'object',
-  toRequest: (event, basePath) => ({
-    method: event.httpMethod,
-    path: withoutBasePath(event.path, basePath),
-    query: parseQueryString(queryPairs(event).map(([name, value]) => `${name}=${value}`).join('&')),
-    headers: normalizeHeaders(event.multiValueHeaders ?? event.headers),
-  }),
+  toRequest(event, basePath) {
+    const headers = mergedHeaders(event.headers, event.multiValueHeaders);
+    return {
+      method: event.httpMethod,
+      path: withoutBasePath(event.path, basePath),
+      query: parseQueryString(queryPairs(event).map(([name, value]) => `${name}=${value}`).join('&')),
+      headers,
+      // The balancer adds the address it took the connection from at the end of X-Forwarded-For.
+      client: headers['x-forwarded-for']?.split(',').at(-1)?.trim() || undefined,
+    };
+  },
   toResult(response, event) {
     const result = {
       statusCode: response.status,
@@ -191,7 +227,8 @@ const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
 // An ALB event has httpMethod and path like a v1 one: it must be recognised first.
 const PROCESSORS: EventProcessor<LambdaEvent, LambdaResult>[] = [albProcessor, httpApiProcessor, restApiProcessor];
 
-/** The processor for the event's shape; undefined for events that are not HTTP requests. */
-export function processorFor(event: LambdaEvent): EventProcessor<LambdaEvent, LambdaResult> | undefined {
-  return PROCESSORS.find((processor) => processor.accepts(event));
+/** The processor for the event's shape; undefined for events that are not HTTP requests (null included). */
+export function processorFor(event: unknown): EventProcessor<LambdaEvent, LambdaResult> | undefined {
+  if (!isMap(event)) return undefined;
+  return PROCESSORS.find((processor) => processor.accepts(event as LambdaEvent));
 }

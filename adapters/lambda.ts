@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { besideCode } from '../engine/package-files.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
+import type { HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
 import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { startService } from './startup.js';
@@ -15,6 +16,7 @@ export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
 const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or Application Load Balancer event';
 const NOT_STARTED = 'internal error: the service could not start';
+const UNREADABLE = 'unreadable event: its fields do not have the types API Gateway, Function URLs and load balancers send';
 
 /** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes that no route template tells). */
 export interface LambdaTarget {
@@ -32,11 +34,9 @@ export function createLambdaHandler(
 ): (event: LambdaEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<LambdaResult> {
   const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
   return async (event, context) => {
+    // Direct invocations and test tools send anything, null included: the handler answers, never throws.
     const processor = processorFor(event);
-    if (!processor) {
-      const { status, headers, body } = errorResponse(400, UNSUPPORTED);
-      return { statusCode: status, headers, body };
-    }
+    if (!processor) return plainResult(errorResponse(400, UNSUPPORTED));
     let started: LambdaTarget;
     try {
       started = await getTarget();
@@ -46,11 +46,21 @@ export function createLambdaHandler(
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
-    const request = processor.toRequest(event, started.basePath);
+    let request;
+    try {
+      request = processor.toRequest(event, started.basePath);
+    } catch {
+      return plainResult(errorResponse(400, UNREADABLE));
+    }
     // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
     if (request.headers['x-request-id'] === undefined && context?.awsRequestId) request.headers['x-request-id'] = context.awsRequestId;
     return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
   };
+}
+
+/** A result every event shape's runtime reads, for events no processor could read. */
+function plainResult({ status, headers, body }: HttpResponse): LambdaResult {
+  return { statusCode: status, headers, body };
 }
 
 /** The copy `npm run build:lambda` puts beside the bundle (dist/lambda/snapshot.bin); none when run from source. */

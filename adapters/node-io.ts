@@ -2,8 +2,10 @@
 // A body is read only when the core asks for it (its route takes one, key and quota allow it).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { bodyText, MAX_BODY_BYTES } from './http/body.js';
 import { InvalidInputError } from '../engine/errors.js';
+import { RequestTimeoutError } from './http/errors.js';
 import type { HttpResponse } from './http/request.js';
 
 /**
@@ -41,11 +43,61 @@ export function bodySource(req: IncomingMessage, res: ServerResponse): BodySourc
 export const answeredBeforeBodyEnd = new WeakSet<object>();
 
 /**
- * What a body too large is still read, and dropped, past the cap: the client, likely still
- * sending, reads its 400 and keeps its connection. An upload larger still is cut off: reading it
- * to its end would be work for nothing, at the client's pace.
+ * Connections whose request timed out while its body came, answered 408 by the server
+ * (http-server.ts): the core's answer, which no one will receive, is logged as that 408.
+ */
+export const timedOutMidBody = new WeakSet<object>();
+
+/**
+ * A connection closed while its client still sends (an upload refused, or too large) is first
+ * half-closed, and what still comes is read and dropped for up to this long or this much: closed
+ * at once, its unread bytes would make the kernel send a reset, which can reach the client before
+ * it has read the answer (it then sees ECONNRESET instead of its 401 or 400).
+ */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+type ClosingSocket = Socket & { destroySoon(): void };
+
+/**
+ * Makes the close that follows this answer (Node closes a `Connection: close` response's socket
+ * with destroySoon once it is written) a lingering one.
+ */
+function closeGently(socket: Socket): void {
+  (socket as ClosingSocket).destroySoon = () => linger(socket);
+}
+
+/**
+ * FIN after what was written, then the rest of the upload read and dropped until the client closes
+ * its side, LINGER_MS pass or LINGER_BYTES come.
+ */
+function linger(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  let dropped = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  socket.resume();
+}
+
+/**
+ * What a body too large may still hold past the cap for its connection to be kept: the rest is
+ * read and dropped, and the client, likely still sending, reads its 400 and keeps its connection.
+ * A larger upload (or one of unknown length) is answered with `Connection: close`, and the
+ * connection closed after the answer (gently: see linger), rather than read to its end for nothing.
  */
 const DRAIN_BYTES = 1024 * 1024;
+
+/** Whether the connection of a request whose body went past the cap can be kept: what is left of the body is short. */
+function drainable(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined && req.headers['transfer-encoding'] === undefined && Number(length) <= MAX_BODY_BYTES + DRAIN_BYTES;
+}
 
 /**
  * Reads the body, buffering at most MAX_BODY_BYTES + 1 bytes: enough for the core to tell the body
@@ -66,13 +118,9 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
         reject(err);
       }
     };
-    let drained = 0;
     req.on('data', (chunk: Buffer) => {
-      if (settled) {
-        drained += chunk.length;
-        if (drained > DRAIN_BYTES) req.socket.destroy();
-        return;
-      }
+      // Past the cap the rest is dropped (writeResponse decides whether the connection is kept).
+      if (settled) return;
       chunks.push(chunk);
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
@@ -86,7 +134,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     const cutOff = () => {
       if (settled) return;
       settled = true;
-      reject(new InvalidInputError('request body was cut off'));
+      reject(timedOutMidBody.has(req.socket) ? new RequestTimeoutError() : new InvalidInputError('request body was cut off'));
     };
     req.on('error', cutOff);
     req.on('close', () => (req.complete ? settle() : cutOff()));
@@ -101,15 +149,19 @@ function hasBody(req: IncomingMessage): boolean {
 
 /**
  * A known length instead of chunked encoding: less framing, and the answer leaves in one write.
- * When the body was never read (the request was refused before it), the connection is closed
- * after the answer rather than kept to drain an upload nobody wants.
+ * When the body was never read (the request was refused before it) or was too large, the
+ * connection is closed after the answer rather than kept to drain an upload nobody wants; gently,
+ * so that the client reads its answer rather than a reset.
  */
 export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
   // A body of bytes (a gzipped /docs asset) comes as base64 text, unless its bytes come along.
   const bytes = response.bytes ?? (response.base64 ? Buffer.from(response.body, 'base64') : undefined);
   const length = bytes ? bytes.length : Buffer.byteLength(response.body);
   response.headers['Content-Length'] = String(length);
-  if (body?.unread()) response.headers.Connection = 'close';
+  // An upload left unread, or cut at the cap: the connection cannot carry another request.
+  const req = res.req;
+  if (body?.unread() || (answeredBeforeBodyEnd.has(req.socket) && !drainable(req))) response.headers.Connection = 'close';
+  if (response.headers.Connection === 'close') closeGently(res.req.socket as Socket);
   // Headers and body leave in one write of two pieces (the socket is corked until the end): left
   // to itself, Node would join them into one string first, a copy of the whole answer.
   const socket = res.socket;

@@ -12,7 +12,7 @@ export function createNodeHandler(core: App): (req: IncomingMessage, res: Server
     const { path, search } = splitTarget(req.url ?? '/');
     const body = bodySource(req, res);
     // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
-    const head = { method: req.method ?? 'GET', path, query: parseQueryString(search), headers: req.headers as Record<string, string | undefined> };
+    const head = { method: req.method ?? 'GET', path, query: parseQueryString(search), headers: req.headers as Record<string, string | undefined>, client: req.socket.remoteAddress };
     // The core answers every error itself; a failure here means the socket is gone or unusable.
     core.serve(head, body.read).then((response) => writeResponse(res, response, body), () => res.destroy());
   };

@@ -2,11 +2,11 @@
 // comes from the engine's carriers, so a reload builds a whole new core around the new engine
 // (same keys, KV store and logger); requests already started finish on the core they started on,
 // new ones go to the new core. A file that does not load, or a core whose probes fail, is logged
-// and the data already loaded keeps serving.
+// and the data already loaded keeps serving; the health report says so until a reload succeeds.
 
 import type { Logger } from 'pino';
 import type { App } from './http/app.js';
-import { KV_PROBES, type HealthReport } from './http/health.js';
+import { KV_PROBES, type HealthReport, type ReloadStatus } from './http/health.js';
 
 export interface SwitchableCore extends App {
   /** Requests from now on go to `next`; those in flight finish where they are. */
@@ -34,7 +34,7 @@ export function switchableCore(first: App): SwitchableCore {
  * (which also warms what the first requests would otherwise pay for), and switches to it. Resolves
  * with whether it did; never rejects.
  */
-export async function reload(core: SwitchableCore, load: () => App, logger: Logger): Promise<boolean> {
+export async function reload(core: SwitchableCore, load: () => App, logger: Logger, status: ReloadStatus): Promise<boolean> {
   let next: App;
   try {
     next = load();
@@ -44,9 +44,12 @@ export async function reload(core: SwitchableCore, load: () => App, logger: Logg
     if (failed.length > 0) throw new Error(`the new data fails its health probes: ${failed.join(', ')}`);
   } catch (err) {
     logger.error({ err }, 'reload failed: still serving the data loaded before');
+    // The health report says so (degraded) until a reload succeeds.
+    status.failed(err instanceof Error ? err.message : String(err));
     return false;
   }
   core.switchTo(next);
+  status.succeeded();
   logger.info({ routes: next.routes.length }, 'data reloaded');
   return true;
 }

@@ -6,6 +6,7 @@
 
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,7 @@ import { createNodeHandler } from './node.js';
 import { reload, switchableCore } from './reload.js';
 import { ClusterKvStore } from './kv/cluster.js';
 import type { KvStore } from './kv/store.js';
+import { connectionCapUnder, openFileLimit } from './open-files.js';
 import { startService } from './startup.js';
 
 export interface RunningServer {
@@ -25,6 +27,8 @@ export interface RunningServer {
   /** The generated key when API_KEYS was not set (development only). */
   devKey?: string | undefined;
   server: Server;
+  /** The service's log (pino): the server's own lines go there too. */
+  logger: Logger;
   /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
   close(options?: StopOptions): Promise<void>;
   /** Reloads the data from disk and serves it from now on; false (and logged) when it does not load. */
@@ -47,9 +51,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const service = await startService(config, { compile: createEngine, kv: options.kv, worker: options.worker });
   // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
   // (its core and engine) for the life of the process, however often it is reloaded.
-  const { loadCore, logger, devKey } = service;
+  const { loadCore, logger, devKey, reloads } = service;
   const core = switchableCore(service.core);
-  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits);
+  const server = createHttpServer(express ? express.createExpressApp(core) : createNodeHandler(core), config.limits, { logger, trustProxy: config.trustProxy });
   const stop = gracefulStop(server, config.limits.shutdownTimeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -63,6 +67,13 @@ export async function startServer(env: Record<string, string | undefined> = proc
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new ConfigError(`port ${config.port} is in use`) : err;
   }
   const { port } = server.address() as AddressInfo;
+  const fileLimit = openFileLimit();
+  if (fileLimit !== undefined && config.limits.maxConnections > connectionCapUnder(fileLimit, Infinity)) {
+    logger.warn(
+      { maxConnections: config.limits.maxConnections, openFileLimit: fileLimit },
+      'MAX_CONNECTIONS is not below the open-file limit (ulimit -n): connections past that limit are reset by the OS instead of refused',
+    );
+  }
   let closing: Promise<void> | undefined;
   // One reload at a time. Asked for while one runs, the next waits for it; asked for again while
   // that one waits, it is the same reload (four quick SIGHUPs are two reloads, not four compiles).
@@ -71,7 +82,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const reloadData = () => {
     waiting ??= last.then(() => {
       waiting = undefined;
-      return reload(core, loadCore, logger);
+      return reload(core, loadCore, logger, reloads);
     });
     return (last = waiting);
   };
@@ -79,6 +90,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     url: `http://${options.host ?? 'localhost'}:${port}`,
     devKey,
     server,
+    logger,
     close: (options) => (closing ??= stop(options).then(() => core.close())),
     reload: reloadData,
   };
@@ -90,9 +102,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
  * run this.
  */
 export async function runServer(env: Record<string, string | undefined> = process.env): Promise<void> {
-  // Standard output is the log and a few plain lines beside it: one that cannot be written (a full
-  // disk) is no reason to stop serving, nor to die on the error event it raises later. The log
-  // says so once on stderr (startup.ts).
+  // Standard output is the log: one that cannot be written (a full disk) is no reason to stop
+  // serving, nor to die on the error event it raises later. The log says so once on stderr (startup.ts).
   process.stdout.on('error', () => {});
   if (cluster.isWorker) return runWorker(env);
   let config;
@@ -107,7 +118,7 @@ export async function runServer(env: Record<string, string | undefined> = proces
   }
   if (config.workers > 1) {
     try {
-      return runPrimary(env, config);
+      return await runPrimary(env, config);
     } catch (err) {
       if (err instanceof ConfigError) {
         console.error(`error: ${err.message}`);
@@ -134,28 +145,35 @@ export async function runServer(env: Record<string, string | undefined> = proces
     }
     throw err;
   }
-  console.log(`carrier locations API listening on ${running.url} (docs: ${running.url}/docs)`);
-  if (running.devKey) console.log(`development API key (send as X-API-Key): ${running.devKey}`);
+  // What an operator must see whatever LOG_LEVEL says (where it listens, how it stops): at info.
+  const log = running.logger.child({}, { level: 'info' });
   let stopping = false;
   const stop = (signal: 'SIGTERM' | 'SIGINT') => {
     if (stopping) {
       // A second signal (Ctrl-C again) is someone who will not wait for the deadline: exit now,
       // with the code of a process ended by that signal (130 for SIGINT), as servers do.
-      console.log(`${signal} received again: exiting without waiting for requests in flight`);
+      log.warn({ signal }, 'signal received again: exiting without waiting for requests in flight');
       process.exit(128 + constants.signals[signal]);
     }
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight`);
+    log.info({ signal }, 'stopping: finishing requests in flight');
     running.close().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stop failed');
         process.exit(1);
       },
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Said once the signals are listened for: a deploy tool may stop the server as soon as it reads this.
+  log.info({ url: running.url, docs: `${running.url}/docs`, maxConnections: running.server.maxConnections }, 'listening');
+  // Only made outside production (config.ts), and shown only there.
+  if (running.devKey) log.info({ devKey: running.devKey }, 'development API key: send it as X-API-Key (set API_KEYS to choose keys)');
   if (reloadAfterStart) void running.reload();
 }
 

@@ -5,11 +5,14 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { createEngine } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
+import { basename } from 'node:path';
+import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
 import { createApp, type App } from './http/app.js';
 import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
+import { ReloadStatus, type DataInfo } from './http/health.js';
 import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
-import type { KvStore } from './kv/store.js';
+import { KvConfigError, type KvStore } from './kv/store.js';
 
 const SAMPLE_IN_PRODUCTION =
   'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
@@ -42,36 +45,75 @@ export interface Service {
   devKey?: string | undefined;
   /** A new core on the data as it is on disk now (from the same source), sharing keys, store and logger. */
   loadCore(): App;
+  /** The last reload's outcome, which every core's health report shows. */
+  reloads: ReloadStatus;
 }
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const root = pino({ level: config.logLevel }, logDestination());
+  const root = await createLogger(config);
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
-  const data = config.snapshotPath || config.dataDir || options.defaultSnapshot;
+  const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
-  if (!data && config.production) throw new ConfigError(SAMPLE_IN_PRODUCTION);
+  if (!source && config.production) throw new ConfigError(SAMPLE_IN_PRODUCTION);
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: data || SAMPLE }, 'loading data');
+  logger.info({ data: source || SAMPLE }, 'loading data');
   const engine = load();
+  const data = dataInfo(config, options.defaultSnapshot);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv =
-    options.kv ??
-    (await createKvStore(
-      { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
-      { onError: (err) => logger.warn({ err }, 'redis connection error') },
-    ));
+  let kv: KvStore;
+  try {
+    kv =
+      options.kv ??
+      (await createKvStore(
+        { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+        { onError: (err) => logger.warn({ err }, 'redis connection error') },
+      ));
+  } catch (err) {
+    // Settings Redis refuses stop the start like any other bad variable: exit 1, one line.
+    throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
+  }
   const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
+  const reloads = new ReloadStatus();
+  const shared = { keys, kv, logger, map, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, reloads };
   return {
-    core: createApp({ engine, keys, kv, logger, map }),
+    core: createApp({ engine, data, ...shared }),
     engine,
     keys,
     kv,
     logger,
     devKey,
-    loadCore: () => createApp({ engine: load(), keys, kv, logger, map }),
+    loadCore: () => {
+      const engine = load();
+      return createApp({ engine, data: dataInfo(config, options.defaultSnapshot), ...shared });
+    },
+    reloads,
   };
+}
+
+/** What the health report says of data just loaded: its kind and name, never its path. */
+function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): DataInfo {
+  const loaded = { loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION };
+  if (config.snapshotPath) return { source: 'snapshot', name: basename(config.snapshotPath), ...loaded };
+  if (config.dataDir) return { source: 'dataset', name: basename(config.dataDir), ...loaded };
+  if (defaultSnapshot) return { source: 'snapshot', name: basename(defaultSnapshot), ...loaded };
+  return { source: 'sample', name: 'sample', ...loaded };
+}
+
+/**
+ * The log: one pino JSON object per line on standard output, or with LOG_FORMAT=pretty, pino-pretty's
+ * lines for a person at a terminal (an optional package, loaded only then).
+ */
+export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Promise<Logger> {
+  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination());
+  let pretty: typeof import('pino-pretty').build;
+  try {
+    pretty = (await import('pino-pretty')).build;
+  } catch {
+    throw new ConfigError('LOG_FORMAT=pretty needs the pino-pretty package (npm install pino-pretty)');
+  }
+  return pino({ level: config.logLevel }, pretty({ destination: 1, sync: true }));
 }
 
 /** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */

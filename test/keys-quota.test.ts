@@ -26,7 +26,15 @@ describe('PLANS', () => {
 
 describe('parseApiKeys', () => {
   it('reads key:plan with the plan defaults, keeping only the SHA-256 of the key', () => {
-    expect(parseApiKeys('abc:basic')).toEqual([{ id: SHA256_OF_ABC, plan: 'basic', monthlyQuota: 1000, batchLimit: 10 }]);
+    expect(parseApiKeys('abc:basic')).toEqual([{ id: SHA256_OF_ABC, name: SHA256_OF_ABC.slice(0, 8), plan: 'basic', monthlyQuota: 1000, batchLimit: 10 }]);
+  });
+
+  it('reads name=key:plan: the name is what the log calls the key, the key alone is looked up', () => {
+    const [named, padded] = parseApiKeys('mobile-app=abc:basic, abc==:pro');
+    expect(named).toEqual({ id: SHA256_OF_ABC, name: 'mobile-app', plan: 'basic', monthlyQuota: 1000, batchLimit: 10 });
+    // Base64 padding is part of a key, not a name.
+    expect(new KeyRing([padded]).lookup('abc==')?.plan).toBe('pro');
+    expect(new KeyRing([named]).lookup('mobile-app=abc')).toBeNull();
   });
 
   it('reads several entries, an explicit quota, spaces around parts and a trailing comma', () => {
@@ -113,7 +121,8 @@ describe('generateDevKey', () => {
 
 function keyWithQuota(monthlyQuota: number): ApiKeyRecord {
   // A fresh id per test keeps counters apart in the Redis shared by the whole run.
-  return { id: randomBytes(32).toString('hex'), plan: 'basic', monthlyQuota, batchLimit: 10 };
+  const id = randomBytes(32).toString('hex');
+  return { id, name: id.slice(0, 8), plan: 'basic', monthlyQuota, batchLimit: 10 };
 }
 
 const stores: KvStore[] = [];

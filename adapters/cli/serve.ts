@@ -19,7 +19,8 @@ export function addServeCommand(program: Command): void {
     .summary('serve the HTTP API')
     .description(
       'Serve the HTTP API. Configured by the environment (PORT, SERVER, WORKERS, API_KEYS, REDIS_URL, DYNAMODB_TABLE, ' +
-        'SNAPSHOT_PATH, DATA_DIR, LOG_LEVEL, NODE_ENV); a flag wins over its variable. Without API_KEYS a development key is printed.',
+        'SNAPSHOT_PATH, DATA_DIR, LOG_LEVEL, LOG_FORMAT, TRUST_PROXY, CORS_ORIGINS, NODE_ENV); a flag wins over its variable. ' +
+        'Without API_KEYS a development key is logged.',
     );
   addDataOptions(serve)
     .addOption(new Option('--port <n>', 'port to listen on (default: $PORT, else 3000)').argParser(port))

@@ -5,18 +5,19 @@
 
 import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
-import type { KvStore } from '../kv/store.js';
+import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
+import { createCors } from './cors.js';
 import { createMapPage, type MapOptions } from './map.js';
-import { createHealthCheck, type HealthReport } from './health.js';
+import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
-import { JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
+import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, type Route } from './route.js';
@@ -27,7 +28,7 @@ export type { HttpRequest, HttpResponse, Query } from './request.js';
 export { parseQueryString } from './request.js';
 export { MAX_BODY_BYTES } from './body.js';
 export { KeyRing, parseApiKeys, PLANS, type ApiKeyRecord, type Plan } from './keys.js';
-export { KvUnavailableError, type KvStore } from '../kv/store.js';
+export { KvConfigError, KvUnavailableError, type KvStore } from '../kv/store.js';
 export { createKvStore } from '../kv/create.js';
 
 export interface AppOptions {
@@ -36,6 +37,14 @@ export interface AppOptions {
   kv: KvStore;
   /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
   logger?: Logger | undefined;
+  /** Origins browser pages may call from (CORS_ORIGINS): a list, or `*`. Default none. */
+  corsOrigins?: '*' | readonly string[] | undefined;
+  /** Proxies trusted to add the client's address to X-Forwarded-For (TRUST_PROXY); default 0: none. */
+  trustProxy?: number | undefined;
+  /** Where the engine's data came from, for the health report; default: an engine passed in, loaded now. */
+  data?: DataInfo | undefined;
+  /** The last reload's outcome, shared by the cores a server switches between (reload.ts). */
+  reloads?: ReloadStatus | undefined;
   /** The /map page's tile server, if any (MAP_TILES_URL). */
   map?: MapOptions | undefined;
 }
@@ -77,13 +86,14 @@ export function buildRoutes(engine: Engine): Route[] {
   ];
 }
 
-export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), map }: AppOptions): App {
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), corsOrigins, trustProxy = 0, data, reloads, map }: AppOptions): App {
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
-  const health = createHealthCheck(routes, kv, logger);
+  const health = createHealthCheck(routes, kv, logger, data, reloads);
   const docs = createDocs();
   const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
+  const cors = createCors(corsOrigins);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: SharedBody | undefined;
   // A report is served many times over (see health.ts): serialized once.
@@ -107,12 +117,20 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
     const requestId = requestIdFor(req.headers['x-request-id']);
+    const caller: Caller = { keyId: undefined };
+    // Preflights come without a key, and cost none of its quota.
+    const answered = cors.isPreflight(req) ? Promise.resolve(cors.preflight(req, requestId)) : respond(req, readBody, requestId, caller);
     // The clock is read only for the log line: with the level off, a request does no logging work.
-    if (!logger.isLevelEnabled('info')) return respond(req, readBody, requestId);
-    const started = performance.now();
-    return respond(req, readBody, requestId).then((response) => {
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      logger.info({ requestId, method: req.method, path: req.path, status: response.status, ms }, 'request');
+    const started = logger.isLevelEnabled('info') ? performance.now() : undefined;
+    return answered.then((response) => {
+      response.headers['X-Content-Type-Options'] = 'nosniff';
+      cors.decorate(req, response.headers);
+      if (started !== undefined) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        const fields = { requestId, method: req.method, path: req.path, status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
+        if (response.status >= 500) logger.warn(fields, 'request');
+        else logger.info(fields, 'request');
+      }
       return response;
     });
   }
@@ -123,7 +141,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
    * to its answer without yielding. Refusals are returned, not thrown: a flood of keyless calls
    * should cost as little as possible.
    */
-  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string): Promise<HttpResponse> {
+  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string, caller: Caller): Promise<HttpResponse> {
     let decision: QuotaDecision | undefined;
     try {
       const path = withoutTrailingSlash(req.path);
@@ -138,8 +156,10 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (!found) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
       const key = keys.lookup(req.headers['x-api-key']);
       if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);
+      caller.keyId = key.name;
       const counted = consumeQuota(kv, key);
       decision = counted instanceof Promise ? await counted : counted;
+      health.storeAnswered(true);
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
       const { route, params } = found;
       // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other.
@@ -156,6 +176,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       answer.headers.Vary = 'Accept';
       return answer;
     } catch (err) {
+      if (err instanceof KvUnavailableError) health.storeAnswered(false);
       const { status, message, internal } = classifyError(err);
       if (internal) logError(err, requestId);
       return jsonError(status, message, requestId, decision);
@@ -170,6 +191,11 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
     close: () => kv.close(),
   };
+}
+
+/** What the log says of who asked: the key's name (never the key), once it is known. */
+interface Caller {
+  keyId: string | undefined;
 }
 
 function isPublic(method: string, path: string): boolean {

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { availableParallelism } from 'node:os';
 import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
+import { connectionCapUnder, openFileLimit } from '../open-files.js';
 
 export interface Config {
   port: number;
@@ -24,6 +25,15 @@ export interface Config {
   /** Lambda: a prefix in front of the API's routes that no route template accounts for (`/carriers`). */
   basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `json`: one pino JSON object per line (the default); `pretty`: pino-pretty's lines, for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
+  /**
+   * How many proxies in front of the server are trusted to add the client's address to
+   * X-Forwarded-For: 0 (the default) reads the socket's address only; Infinity takes the first entry.
+   */
+  trustProxy: number;
+  /** Origins a browser page may call the API from; `*` for any; empty for none (the default). */
+  corsOrigins: '*' | readonly string[];
   production: boolean;
   /** /map: a tile server's URL template drawn instead of the shipped basemap, and its credit. */
   mapTilesUrl: string | undefined;
@@ -39,7 +49,10 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** Connections beyond this are closed as they arrive. */
+  /**
+   * Connections beyond this are closed as they arrive. Default 4096, or less: below the process's
+   * open-file limit (read at start), so that the OS never resets a connection the server took.
+   */
   maxConnections: number;
   /**
    * Connections from one address beyond this are closed as they arrive; none when undefined (a
@@ -135,6 +148,34 @@ const envSchema = z.object({
       })
       .default('info'),
   ),
+  LOG_FORMAT: z.preprocess(
+    blankToUndefined,
+    z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }).default('json'),
+  ),
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(true|false|\d{1,3})$/, { error: 'TRUST_PROXY must be true, false or the number of proxies in front of the server' })
+      .transform((v) => (v === 'true' ? Infinity : v === 'false' ? 0 : Number(v)))
+      .default(0),
+  ),
+  CORS_ORIGINS: optionalText.transform((text, ctx) => {
+    if (text === undefined) return [];
+    if (text === '*') return '*';
+    const origins: string[] = [];
+    for (const entry of text.split(',').map((o) => o.trim()).filter(Boolean)) {
+      const origin = originOf(entry);
+      if (origin === undefined) {
+        ctx.addIssue({ code: 'custom', message: `CORS_ORIGINS: ${JSON.stringify(entry.slice(0, 100))} is not an origin such as https://app.example.com (scheme, host and port only), nor *` });
+        return z.NEVER;
+      }
+      origins.push(origin);
+    }
+    return origins;
+  }),
   NODE_ENV: optionalText,
   MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
     error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
@@ -143,7 +184,7 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
-  MAX_CONNECTIONS: positiveInteger('MAX_CONNECTIONS', DEFAULT_LIMITS.maxConnections),
+  MAX_CONNECTIONS: optionalPositiveInteger('MAX_CONNECTIONS'),
   MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -153,6 +194,19 @@ const envSchema = z.object({
 }).refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
   error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
 });
+
+/** An origin as a browser sends it in `Origin` (`https://app.example.com:8443`), or undefined. */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    const web = url.protocol === 'https:' || url.protocol === 'http:';
+    const bare = url.pathname === '/' && !text.endsWith('//') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    // As browsers send it: lower case, the scheme's default port left out.
+    return web && bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
 const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
@@ -191,6 +245,9 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
     mapTilesUrl: e.MAP_TILES_URL,
@@ -199,7 +256,7 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-      maxConnections: e.MAX_CONNECTIONS,
+      maxConnections: e.MAX_CONNECTIONS ?? (runtime === 'server' ? connectionCapUnder(openFileLimit(), DEFAULT_LIMITS.maxConnections) : DEFAULT_LIMITS.maxConnections),
       maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },

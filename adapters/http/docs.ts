@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
 import { besideCode, packageRequire } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
+import { htmlPage } from './html.js';
 import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
 
 const ASSETS: Record<string, string> = {
@@ -21,6 +22,9 @@ const INIT_SCRIPT = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({ url: root.getAttribute('data-spec'), domNode: root, deepLinking: true });
 });
 `;
+
+/** Swagger UI sets style attributes as it renders (no style can run code), and draws icons from data: URIs. */
+const SWAGGER_UI_CSP = { 'style-src': "'self' 'unsafe-inline'", 'font-src': "'self' data:" };
 
 function page(prefix: string, specUrl: string): string {
   return `<!DOCTYPE html>
@@ -80,8 +84,8 @@ export function createDocs(
   });
   return (path, headers = {}) => {
     // From `/docs` relative URLs resolve beside it, from `/docs/` inside it.
-    if (path === '/docs') return ok('text/html; charset=utf-8', page('docs/', 'openapi.json'), 300);
-    if (path === '/docs/') return ok('text/html; charset=utf-8', page('./', '../openapi.json'), 300);
+    if (path === '/docs') return htmlPage(page('docs/', 'openapi.json'), 300, SWAGGER_UI_CSP);
+    if (path === '/docs/') return htmlPage(page('./', '../openapi.json'), 300, SWAGGER_UI_CSP);
     if (!path.startsWith('/docs/')) return null;
     const name = path.slice('/docs/'.length).replace(/\/$/, '');
     if (name === 'init.js') return ok('text/javascript; charset=utf-8', INIT_SCRIPT, 300);

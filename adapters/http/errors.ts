@@ -17,7 +17,19 @@ interface ErrorAnswer {
   internal: boolean;
 }
 
+/** What a request whose body did not arrive within the request timeout is told (408). */
+export const REQUEST_TIMEOUT_MESSAGE = 'request was not received in time';
+
+/** The server answered the request itself (a timeout while its body came): the core's answer says so. */
+export class RequestTimeoutError extends Error {
+  constructor() {
+    super(REQUEST_TIMEOUT_MESSAGE);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
 export function classifyError(err: unknown): ErrorAnswer {
+  if (err instanceof RequestTimeoutError) return { status: 408, message: err.message, internal: false };
   if (err instanceof InvalidInputError) return { status: 400, message: err.message, internal: false };
   if (err instanceof NotFoundError) return { status: 404, message: err.message, internal: false };
   if (err instanceof KvUnavailableError) {

@@ -7,9 +7,15 @@
 // by design, and make the report permanently "degraded".
 // It needs no key, so anyone can call it as often as they like: callers at the same time share one
 // run, a report is served again for a few seconds, and the run yields between probes so that keyed
-// requests are answered in between.
+// requests are answered in between. A report served again must still be true: one that a request
+// has since contradicted (the store failed, or answered again after failing) or taken before a
+// reload succeeded or failed is not served again.
+// The report also says which data is served (its source, when it was loaded, the snapshot format),
+// and the last reload: one that failed leaves the report `degraded` (the data is older than the
+// operator asked for) until a reload succeeds.
 
 import { randomUUID } from 'node:crypto';
+import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
 import * as z from 'zod';
 import type { KvStore } from '../kv/store.js';
@@ -24,14 +30,60 @@ export const healthReportSchema = z
     total_ms: integer,
     timestamp: z.iso.datetime(),
     probes: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), ms: integer })),
+    data: z
+      .strictObject({
+        source: z.enum(['snapshot', 'dataset', 'sample', 'engine']).meta({
+          description: 'a compiled snapshot (SNAPSHOT_PATH), a dataset folder compiled at load (DATA_DIR), the bundled sample, or an engine an application passed in',
+        }),
+        name: z.string().meta({ description: "the file or folder's name (not its path); empty for an engine passed in" }),
+        loadedAt: z.iso.datetime(),
+        snapshotVersion: integer.meta({ description: 'the snapshot format the data was loaded in' }),
+      })
+      .meta({ description: 'the data being served' }),
+    reload: z
+      .strictObject({ ok: z.boolean(), at: z.iso.datetime(), reason: z.string().optional() })
+      .nullable()
+      .meta({ description: 'the last reload (SIGHUP), null if none; a failed one (with its reason) makes the status degraded until one succeeds' }),
   })
   .meta({ id: 'HealthReport' });
 
 export type HealthReport = z.output<typeof healthReportSchema>;
+export type DataInfo = HealthReport['data'];
+type ReloadOutcome = NonNullable<HealthReport['reload']>;
+
+/** What an engine handed to createApp says of itself when nobody says where its data came from. */
+export const engineDataInfo = (): DataInfo => ({ source: 'engine', name: '', loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION });
+
+/**
+ * The last reload's outcome, shared by the cores a server switches between (the one serving
+ * after a failed reload reports the failure). `changes` counts outcomes, so a report taken before
+ * one is known to be out of date.
+ */
+export class ReloadStatus {
+  last: ReloadOutcome | null = null;
+  changes = 0;
+
+  succeeded(): void {
+    this.last = { ok: true, at: new Date().toISOString() };
+    this.changes++;
+  }
+
+  failed(reason: string): void {
+    this.last = { ok: false, at: new Date().toISOString(), reason };
+    this.changes++;
+  }
+}
+
+export interface HealthCheck {
+  /** The report: the last one while it is fresh and still true, else a new run of the probes. */
+  (): Promise<HealthReport>;
+  /** What a request saw of the store: a report that says otherwise is not served again. */
+  storeAnswered(ok: boolean): void;
+}
 type ProbeResult = HealthReport['probes'][number];
 
 /** Probes answer on behalf of no customer: the largest plan, so no limit gets in the way. */
-const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', plan: 'enterprise', ...PLANS.enterprise };
+const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', name: 'health-probe', plan: 'enterprise', ...PLANS.enterprise };
 
 /** A stalled store must not stall the health report with it. */
 const KV_PROBE_TIMEOUT_MS = 2_000;
@@ -42,23 +94,52 @@ export const KV_PROBES: readonly string[] = ['KV write', 'KV read'];
 /** How long a report is served again before the probes run anew; its `timestamp` says when it was taken. */
 export const HEALTH_MAX_AGE_MS = 5_000;
 
-export function createHealthCheck(routes: readonly Route[], kv: KvStore, logger: Logger): () => Promise<HealthReport> {
-  const run = probeRunner(routes, kv, logger);
-  let latest: { report: HealthReport; takenAt: number } | undefined;
-  let running: Promise<HealthReport> | undefined;
-  return () => {
-    if (latest && performance.now() - latest.takenAt < HEALTH_MAX_AGE_MS) return Promise.resolve(latest.report);
-    const takenAt = performance.now();
-    return (running ??= run()
+export function createHealthCheck(
+  routes: readonly Route[],
+  kv: KvStore,
+  logger: Logger,
+  data: DataInfo = engineDataInfo(),
+  reloads: ReloadStatus = new ReloadStatus(),
+): HealthCheck {
+  const run = probeRunner(routes, kv, logger, data, reloads);
+  let latest: { report: HealthReport; takenAt: number; storeOk: boolean } | undefined;
+  let running: { report: Promise<HealthReport>; generation: number } | undefined;
+  /** Bumped when a request contradicts the report, so that neither the report nor a run begun before is served again. */
+  let generation = 0;
+  const fresh = (now: number) => latest !== undefined && now - latest.takenAt < HEALTH_MAX_AGE_MS;
+  let seenReloads = reloads.changes;
+  const check = (() => {
+    const now = performance.now();
+    if (reloads.changes !== seenReloads) {
+      seenReloads = reloads.changes;
+      generation++;
+      latest = undefined;
+    }
+    if (fresh(now)) return Promise.resolve(latest!.report);
+    if (running?.generation === generation) return running.report;
+    const started = { generation, report: run() };
+    running = started;
+    void started.report
       .then((report) => {
-        latest = { report, takenAt };
-        return report;
+        if (started.generation !== generation) return;
+        latest = { report, takenAt: now, storeOk: report.probes.filter((p) => KV_PROBES.includes(p.name)).every((p) => p.ok) };
       })
-      .finally(() => (running = undefined)));
+      .finally(() => {
+        if (running === started) running = undefined;
+      })
+      .catch(() => {});
+    return started.report;
+  }) as HealthCheck;
+  check.storeAnswered = (ok) => {
+    // Only a contradiction costs anything: nearly every request agrees with the report.
+    if (latest !== undefined ? latest.storeOk === ok : running === undefined || ok) return;
+    generation++;
+    latest = undefined;
   };
+  return check;
 }
 
-function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger): () => Promise<HealthReport> {
+function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger, data: DataInfo, reloads: ReloadStatus): () => Promise<HealthReport> {
   const probed = routes.filter((r) => r.probe);
   // Per instance, so two copies sharing one Redis never read each other's value.
   const scratchKey = `health:${randomUUID()}`;
@@ -95,11 +176,14 @@ function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger): () 
     });
     probes.push(write, read);
     const kvOk = write.ok && read.ok;
+    const reload = reloads.last;
     return {
-      status: !kvOk ? 'unhealthy' : probes.every((p) => p.ok) ? 'healthy' : 'degraded',
+      status: !kvOk ? 'unhealthy' : probes.every((p) => p.ok) && reload?.ok !== false ? 'healthy' : 'degraded',
       total_ms: Math.round(performance.now() - started),
       timestamp,
       probes,
+      data,
+      reload,
     };
   };
 }

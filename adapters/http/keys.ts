@@ -12,6 +12,8 @@ export const PLANS: Record<Plan, { batchLimit: number; monthlyQuota: number }> =
 export interface ApiKeyRecord {
   /** Hex SHA-256 of the key: the only form of the key the service keeps, and its id in quota counters. */
   id: string;
+  /** What the log calls the key: its name from API_KEYS (`name=key:plan`), else the first 8 characters of `id`. */
+  name: string;
   plan: Plan;
   monthlyQuota: number;
   batchLimit: number;
@@ -27,7 +29,7 @@ function isPlan(s: string): s is Plan {
 }
 
 /**
- * Parses `API_KEYS`: `key:plan[:monthlyQuota],...`. Empty entries (a trailing comma) are ignored.
+ * Parses `API_KEYS`: `[name=]key:plan[:monthlyQuota],...`. Empty entries (a trailing comma) are ignored.
  * Error messages name the entry by position, never by its text, because the text is a secret and
  * startup errors end up in logs.
  */
@@ -45,7 +47,8 @@ export function parseApiKeys(spec: string | undefined): ApiKeyRecord[] {
     if (parts.length < 2 || parts.length > 3) {
       throw new Error(`${where}: expected key:plan or key:plan:monthlyQuota`);
     }
-    const [key, plan, quota] = parts;
+    const [named, plan, quota] = parts;
+    const { name, key } = splitName(named);
     if (key === '') throw new Error(`${where}: the key is empty`);
     if (!isPlan(plan)) {
       throw new Error(`${where}: unknown plan "${plan}" (expected ${Object.keys(PLANS).join(', ')})`);
@@ -60,11 +63,26 @@ export function parseApiKeys(spec: string | undefined): ApiKeyRecord[] {
     const id = hashKey(key);
     if (seen.has(id)) throw new Error(`${where}: the same key is listed twice`);
     seen.add(id);
-    records.push({ id, plan, monthlyQuota, batchLimit: PLANS[plan].batchLimit });
+    records.push({ id, name: name ?? id.slice(0, 8), plan, monthlyQuota, batchLimit: PLANS[plan].batchLimit });
   });
   // `API_KEYS=,` is a mistake, never a wish for an API nobody can call, nor for a development key.
   if (records.length === 0) throw new Error('API_KEYS holds no key: expected key:plan[:monthlyQuota],...');
   return records;
+}
+
+const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * `name=key` names a key for the log. Text before the first `=` is a name only when it looks like
+ * one and a key follows: a key that merely holds `=` (base64 padding: `abc==`) stays whole.
+ */
+function splitName(text: string): { name: string | undefined; key: string } {
+  const eq = text.indexOf('=');
+  if (eq < 0) return { name: undefined, key: text };
+  const name = text.slice(0, eq);
+  const key = text.slice(eq + 1).trim();
+  if (!KEY_NAME.test(name) || key === '' || key.startsWith('=')) return { name: undefined, key: text };
+  return { name, key };
 }
 
 /** The set of valid keys, indexed by hash so the raw keys need not be kept anywhere. */

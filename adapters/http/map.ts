@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { besideCode, MAP_ASSETS_DIR } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
+import { htmlSecurityHeaders } from './html.js';
 import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
 
 export interface MapOptions {
@@ -32,18 +33,9 @@ export function tilesOrigin(template: string): string {
   return /^https?:\/\/[^/?#]+/.exec(template.replace('{s}', '*'))?.[0] ?? '';
 }
 
-function contentSecurityPolicy(tilesUrl: string | undefined): string {
-  const tiles = tilesUrl ? ` ${tilesOrigin(tilesUrl)}` : '';
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    `img-src 'self' data:${tiles}`,
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+/** The HTML pages' policy (html.ts), with the tile server's images when one is named. */
+function cspDirectives(tilesUrl: string | undefined): Record<string, string> {
+  return tilesUrl ? { 'img-src': `'self' data: ${tilesOrigin(tilesUrl)}` } : {};
 }
 
 function page(assets: string, api: string, options: MapOptions): string {
@@ -91,27 +83,20 @@ function page(assets: string, api: string, options: MapOptions): string {
 }
 
 /** The headers every answer of the page carries: nothing loads from elsewhere, nothing frames it, no referrer leaves. */
-function pageHeaders(type: string, csp: string, maxAge: number): Record<string, string> {
-  return {
-    'Content-Type': type,
-    'Cache-Control': `public, max-age=${maxAge}`,
-    'Content-Security-Policy': csp,
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Frame-Options': 'DENY',
-  };
+function pageHeaders(type: string, csp: Record<string, string>, maxAge: number): Record<string, string> {
+  return { 'Content-Type': type, 'Cache-Control': `public, max-age=${maxAge}`, 'X-Content-Type-Options': 'nosniff', ...htmlSecurityHeaders(csp) };
 }
 
-/** Answers `/map`, `/map/` and `/map/<asset>`; null for any other path. */
 /** Beside the Lambda bundle when it carries a copy, else the package's dist/map. */
 export function mapAssetsDir(): string {
   const beside = besideCode('./map/');
   return existsSync(join(beside, 'map.js')) ? beside : MAP_ASSETS_DIR;
 }
 
+/** Answers `/map`, `/map/` and `/map/<asset>`; null for any other path. */
 export function createMapPage(options: MapOptions = {}): (path: string) => HttpResponse | null {
   const dir = options.assetsDir ?? mapAssetsDir();
-  const csp = contentSecurityPolicy(options.tilesUrl);
+  const csp = cspDirectives(options.tilesUrl);
   const files = new Map<string, SharedBody>();
   return (path) => {
     if (path !== '/map' && !path.startsWith('/map/')) return null;

@@ -31,6 +31,27 @@ export interface HttpRequest {
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
   body: string | undefined;
+  /** The address the request came from, for the log (the socket's peer, or what the gateway saw). */
+  client?: string | undefined;
+}
+
+/**
+ * The client's address: the one the adapter saw, unless trusted proxies in front added the
+ * client's to X-Forwarded-For (each appends the address it received from). With `trusted`
+ * proxies, the entry that many from the end is the client; entries before it are the client's
+ * own claims. As Express's `trust proxy` counts hops.
+ */
+export function clientAddress(req: Pick<HttpRequest, 'headers' | 'client'>, trusted: number): string | undefined {
+  const forwarded = req.headers['x-forwarded-for'];
+  if (trusted === 0 || forwarded === undefined) return plainAddress(req.client);
+  const entries = forwarded.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) return plainAddress(req.client);
+  return entries[Math.max(0, entries.length - trusted)];
+}
+
+/** An IPv4 peer of a dual-stack socket (`::ffff:203.0.113.7`) as the IPv4 address it is. */
+export function plainAddress(address: string | undefined): string | undefined {
+  return address?.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
 /** The Content-Type of every JSON answer. */

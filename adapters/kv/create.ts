@@ -48,6 +48,7 @@ export interface KvStoreEnv {
  * otherwise a per-process memory store. The client (ioredis, `@aws-sdk/client-dynamodb`) is
  * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
  * without it never loads it, and need not install it (with a bundler: mark it external).
+ * A Redis that refuses the URL's password, user or database rejects with KvConfigError.
  */
 export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
@@ -66,5 +67,8 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
   // The message never repeats the value: it may hold the password.
   if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);
   const [{ RedisKvStore }, { Redis }] = await Promise.all([import('./redis.js'), import('ioredis')]);
-  return new RedisKvStore(Redis, url, options);
+  const store = new RedisKvStore(Redis, url, options);
+  // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
+  await store.verify();
+  return store;
 }

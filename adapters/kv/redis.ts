@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { answerWithin } from './deadline.js';
-import { assertTtl, KvUnavailableError, type KvStore, type RedisKvOptions } from './store.js';
+import { assertTtl, KvConfigError, KvUnavailableError, type KvStore, type RedisKvOptions } from './store.js';
 
 // The count, its limit and the expiry in one script: atomic on the server, one round trip; the
 // expiry is set only by the call that created the key, so a counter never outlives its month nor
@@ -28,6 +28,18 @@ if redis.call('SET', KEYS[2], '1', 'NX', 'EX', 86400) then
 end
 return 1
 `;
+
+/**
+ * Replies of a Redis server that no retry will change, and what to tell the operator. Matched on
+ * the reply's code, never shown: the messages of a client library may carry the command's arguments.
+ */
+const SETTINGS_REFUSED: [RegExp, (url: URL) => string][] = [
+  [/^WRONGPASS|^ERR invalid password/, () => 'REDIS_URL: Redis refused the user name or password in the URL (WRONGPASS)'],
+  [/^NOAUTH/, () => 'REDIS_URL: Redis requires a password and the URL has none (NOAUTH): redis://:password@host:6379'],
+  [/^NOPERM/, () => "REDIS_URL: the URL's Redis user may not run the commands the quota store needs (NOPERM)"],
+  [/DB index is out of range/, (url) => `REDIS_URL: database ${url.pathname.slice(1)} does not exist on that Redis server`],
+  [/Unknown RESP type|Protocol error/i, (url) => `REDIS_URL: the server at ${url.host} does not speak the Redis protocol`],
+];
 
 type ScriptedRedis = Redis & {
   countUpTo(key: string, limit: number, expireAt: number, deadlineMs: number): Promise<number>;
@@ -60,10 +72,14 @@ export class RedisKvStore implements KvStore {
    */
   private clockOffsetMs = 0;
   private clock: Promise<void> = Promise.resolve();
+  /** What the server said that no retry will change (see verify). */
+  private refusal: string | undefined;
+  private readonly url: URL;
 
   /** `Client` is ioredis's Redis class, imported by the caller: only a process that uses Redis loads it. */
   constructor(Client: typeof Redis, url: string, options: RedisKvOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 1000;
+    this.url = new URL(url);
     this.client = new Client(url, {
       connectTimeout: this.timeoutMs,
       // No offline queue: a command issued while disconnected fails now rather than waiting for a
@@ -88,6 +104,7 @@ export class RedisKvStore implements KvStore {
       // A failed command's error carries its arguments, and AUTH's are the password: the listener
       // (the log) gets the command's name only.
       if (err.command) err.command = { name: err.command.name };
+      this.refusal ??= SETTINGS_REFUSED.find(([pattern]) => pattern.test(err.message))?.[1](this.url);
       onError(err);
     });
     this.client.on('ready', () => {
@@ -95,6 +112,48 @@ export class RedisKvStore implements KvStore {
       this.clock = this.measureClock();
       void this.payBack();
     });
+  }
+
+  /**
+   * Settles the first connection: rejects with KvConfigError (and closes the store) when the server
+   * refuses the URL's settings, which no reconnect would mend. A server that does not answer within
+   * about twice the timeout is an outage, not a setting: the store stays, and reconnects.
+   */
+  async verify(): Promise<void> {
+    const settled = await new Promise<'ready' | 'refused' | 'waiting'>((resolve) => {
+      const done = (outcome: 'ready' | 'refused' | 'waiting') => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.client.off('error', onError);
+        resolve(outcome);
+      };
+      const onReady = () => done('ready');
+      // A refused or unreachable address (a system error, with its code) is an outage: no wait for it.
+      const onError = (err: NodeJS.ErrnoException) => {
+        if (this.refusal) done('refused');
+        else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) done('waiting');
+      };
+      const timer = setTimeout(() => done('waiting'), 2 * this.timeoutMs);
+      if (this.refusal) return done('refused');
+      if (this.client.status === 'ready') return done('ready');
+      this.client.on('ready', onReady);
+      this.client.on('error', onError);
+    });
+    // ioredis reports a failed SELECT but goes on in database 0, where counters of another
+    // deployment may live: the database is asked for once more, and its error waited for.
+    const db = Number(this.url.pathname.slice(1) || 0);
+    if (settled === 'ready' && !this.refusal && db !== 0) {
+      try {
+        await this.run(() => this.client.select(db));
+      } catch (err) {
+        const cause = (err as Error & { cause?: Error }).cause;
+        this.refusal = SETTINGS_REFUSED.find(([pattern]) => pattern.test(cause?.message ?? ''))?.[1](this.url);
+      }
+    }
+    if (this.refusal) {
+      this.client.disconnect();
+      throw new KvConfigError(this.refusal);
+    }
   }
 
   async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {

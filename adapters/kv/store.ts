@@ -61,3 +61,15 @@ export interface DynamoDbKvOptions {
   /** How long an answer that came after `timeoutMs` is still waited for, to take back a late count (default 10000). */
   lateAnswerMs?: number | undefined;
 }
+
+/**
+ * The store's settings can never work (a wrong password, a database the server does not have, an
+ * address that is not a Redis server): unlike an outage, waiting will not mend it. The message
+ * names the setting and never holds a secret.
+ */
+export class KvConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KvConfigError';
+  }
+}

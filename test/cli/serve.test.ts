@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { buildSmallSnapshot } from '../support/datasets.js';
+import { logLines } from '../support/server-process.js';
 
 const KEY = 'cli-serve-key';
 const QUIET = { API_KEYS: `${KEY}:pro`, LOG_LEVEL: 'silent' };
@@ -91,13 +92,14 @@ describe('serve stopped twice', () => {
       socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n');
       await new Promise((resolve) => setTimeout(resolve, 200));
       child.kill('SIGINT');
-      await vi.waitFor(() => expect(stdout).toContain('SIGINT received: finishing requests in flight\n'));
+      await vi.waitFor(() => expect(stdout).toMatch(/"signal":"SIGINT","msg":"stopping: finishing requests in flight"\}\n/));
       expect(child.exitCode).toBe(null);
       const sent = performance.now();
       child.kill(second);
       expect(await exitCode(child)).toBe(code);
       expect(performance.now() - sent).toBeLessThan(5_000);
-      expect(stdout).toMatch(new RegExp(`${second} received again: exiting without waiting for requests in flight\n$`));
+      const last = logLines(stdout).at(-1)!;
+      expect([last.signal, last.msg]).toEqual([second, 'signal received again: exiting without waiting for requests in flight']);
     } finally {
       socket.destroy();
       child.kill('SIGKILL');

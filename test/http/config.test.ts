@@ -1,5 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { connectionCapUnder, openFileLimit } from '../../adapters/open-files.js';
 import { ConfigError, DEFAULT_LIMITS, loadKeys, readConfig } from '../../adapters/http/config.js';
+
+/** This machine's limit as the shell reports it (the test's own way to read it), and the cap under it. */
+const shellLimit = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+const SHELL_LIMIT = shellLimit === 'unlimited' ? Infinity : Number(shellLimit);
+const DEFAULT_CAP = Number.isFinite(SHELL_LIMIT) ? Math.min(4096, SHELL_LIMIT - 64) : 4096;
 
 describe('readConfig', () => {
   it('has the documented defaults', () => {
@@ -15,9 +22,20 @@ describe('readConfig', () => {
       dataDir: undefined,
       basePath: undefined,
       logLevel: 'info',
+      logFormat: 'json',
+      trustProxy: 0,
+      corsOrigins: [],
       production: false,
-      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096, shutdownTimeoutMs: 10_000 },
+      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: DEFAULT_CAP, shutdownTimeoutMs: 10_000 },
     });
+  });
+
+  it('caps connections by default below the open-file limit, by the files the process needs besides them', () => {
+    expect(connectionCapUnder(1024, 4096)).toBe(960);
+    expect(connectionCapUnder(65_536, 4096)).toBe(4096);
+    expect(connectionCapUnder(Infinity, 4096)).toBe(4096);
+    expect(connectionCapUnder(undefined, 4096)).toBe(4096);
+    expect(openFileLimit()).toBe(SHELL_LIMIT);
   });
 
   it('reads every variable, treating blank ones as unset', () => {
@@ -25,14 +43,16 @@ describe('readConfig', () => {
       PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', SNAPSHOT_PATH: '/data.snapshot',
       DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000',
       KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_CLIENT: '16', SHUTDOWN_TIMEOUT_MS: '3000', WORKERS: '3',
+      LOG_FORMAT: 'pretty', TRUST_PROXY: '2', CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
     });
     expect(config).toEqual({
       port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', dynamodbTable: undefined, dynamodbEndpoint: undefined, workers: 3,
       snapshotPath: '/data.snapshot',
-      dataDir: '/data', basePath: undefined, logLevel: 'warn', production: true,
+      dataDir: '/data', basePath: undefined, logLevel: 'warn', logFormat: 'pretty', trustProxy: 2,
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'], production: true,
       limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, maxConnectionsPerClient: 16, shutdownTimeoutMs: 3000 },
     });
-    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual(DEFAULT_LIMITS);
+    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '' }).limits).toEqual({ ...DEFAULT_LIMITS, maxConnections: DEFAULT_CAP });
     // A capital or a space is a typo of production, not another environment.
     for (const NODE_ENV of ['Production', 'PRODUCTION', ' production ']) expect(readConfig({ NODE_ENV }).production).toBe(true);
     for (const NODE_ENV of ['development', 'test', '']) expect(readConfig({ NODE_ENV }).production).toBe(false);
@@ -57,6 +77,11 @@ describe('readConfig', () => {
     // Node would fire a longer timer at once: the stop's deadline would be 1 ms.
     [{ SHUTDOWN_TIMEOUT_MS: '3000000000' }, /^SHUTDOWN_TIMEOUT_MS must be at most 2147483647 \(about 24\.8 days\)$/],
     [{ REQUEST_TIMEOUT_MS: '2147483648' }, /^REQUEST_TIMEOUT_MS must be at most 2147483647/],
+    [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT must be "json" or "pretty"$/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false or the number of proxies in front of the server$/],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, /^CORS_ORIGINS: "https:\/\/app\.example\.com\/path" is not an origin/],
+    [{ CORS_ORIGINS: 'app.example.com' }, /^CORS_ORIGINS: "app\.example\.com" is not an origin/],
+    [{ CORS_ORIGINS: 'https://a.example, *' }, /^CORS_ORIGINS: "\*" is not an origin/],
     [{ WORKERS: '0' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
     [{ WORKERS: 'all' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
     [{ WORKERS: '2.5' }, /^WORKERS must be a positive integer or "auto"/],
@@ -69,6 +94,13 @@ describe('readConfig', () => {
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
+  });
+
+  it('reads TRUST_PROXY as a count of proxies and CORS_ORIGINS as browsers send origins', () => {
+    expect([' true ', 'FALSE', '0', '1'].map((TRUST_PROXY) => readConfig({ TRUST_PROXY }).trustProxy)).toEqual([Infinity, 0, 0, 1]);
+    expect(readConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    // Lower case, without the scheme's default port or a trailing slash: what a browser sends in Origin.
+    expect(readConfig({ CORS_ORIGINS: 'HTTPS://App.Example.com:443/, http://127.0.0.1:8080,' }).corsOrigins).toEqual(['https://app.example.com', 'http://127.0.0.1:8080']);
   });
 
   it('on Lambda ignores what only a server reads, and refuses what a Lambda cannot do', () => {

@@ -69,7 +69,7 @@ describe('the monthly quota across two servers on one DynamoDB table', () => {
 });
 
 function keyRecord(key: string): ApiKeyRecord {
-  return { id: `month-${key}`, plan: 'basic', ...PLANS.basic, monthlyQuota: 3 };
+  return { id: `month-${key}`, name: key, plan: 'basic', ...PLANS.basic, monthlyQuota: 3 };
 }
 
 describe('a new month on DynamoDB', () => {

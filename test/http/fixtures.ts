@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine } from '../../engine/index.js';
 import type { Engine } from '../../engine/engine.js';
-import { createApp, type App } from '../../adapters/http/app.js';
+import { createApp, type App, type AppOptions } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 import type { KvStore } from '../../adapters/kv/store.js';
@@ -28,11 +28,13 @@ export function sampleEngine(): Engine {
   return (engine ??= createEngine());
 }
 
-export function createTestApp(options: { kv?: KvStore; keys?: string } = {}): App {
+export function createTestApp(options: { kv?: KvStore; keys?: string } & Pick<AppOptions, 'corsOrigins' | 'logger' | 'trustProxy'> = {}): App {
+  const { kv, keys, ...rest } = options;
   return createApp({
     engine: sampleEngine(),
-    keys: new KeyRing(parseApiKeys(options.keys ?? API_KEYS)),
-    kv: options.kv ?? new MemoryKvStore(),
+    keys: new KeyRing(parseApiKeys(keys ?? API_KEYS)),
+    kv: kv ?? new MemoryKvStore(),
+    ...rest,
   });
 }
 

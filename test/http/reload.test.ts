@@ -13,7 +13,7 @@ import { startServer } from '../../adapters/server.js';
 import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
 import { keepCalling } from '../support/clients.js';
 import { buildOneCarrierSnapshot, writeOneCarrierDataset } from '../support/datasets.js';
-import { spawnServer, startServerProcess } from '../support/server-process.js';
+import { LISTENING, spawnServer, startServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS, SERVER_KINDS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-reload-'));
@@ -142,9 +142,9 @@ describe('SIGHUPs in a row, and one during the start', () => {
     const proc = spawnServer({ API_KEYS, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     // While the dataset compiles (against the whole ZIP gazetteer: a second or more).
     await proc.printed(/"msg":"loading data"/);
-    expect(proc.output()).not.toMatch(/listening on/);
+    expect(proc.output()).not.toMatch(LISTENING);
     proc.child.kill('SIGHUP');
-    await proc.printed(/listening on/);
+    await proc.printed(LISTENING);
     await vi.waitFor(() => expect(proc.output()).toMatch(/"msg":"data reloaded"/), { timeout: 15_000 });
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
 import { openRaw, parseReply, partialRequest } from '../support/raw-http.js';
-import { sigtermWithRequestInFlight, spawnServer } from '../support/server-process.js';
+import { DEV_KEY, LISTENING, sigtermWithRequestInFlight, spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
 
 describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (server) => {
@@ -73,8 +73,8 @@ describe('the npm start process', () => {
 
   it('prints its URL and dev key, and on SIGTERM lets the request in flight finish before exiting 0', async () => {
     const proc = start({});
-    const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
-    const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
+    const [, url] = await proc.printed(LISTENING);
+    const [, key] = await proc.printed(DEV_KEY);
     const reply = await sigtermWithRequestInFlight(proc, url, key);
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
@@ -83,8 +83,8 @@ describe('the npm start process', () => {
 
   it('on SIGTERM closes idle and silent connections after a short grace, finishes the request in flight, and exits by the deadline whatever clients hold open', async () => {
     const proc = start({ SHUTDOWN_TIMEOUT_MS: '1500' });
-    const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
-    const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
+    const [, url] = await proc.printed(LISTENING);
+    const [, key] = await proc.printed(DEV_KEY);
     const idle = await openRaw(url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
     // Opened and silent, as a balancer's pre-opened connection: no request, nothing to wait for.
     const silent = await openRaw(url, '');
@@ -95,7 +95,7 @@ describe('the npm start process', () => {
     await vi.waitFor(() => expect(idle.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{/), { timeout: 5_000 });
 
     proc.child.kill('SIGTERM');
-    await proc.printed(/SIGTERM received/);
+    await proc.printed(/"signal":"SIGTERM"[^\n]*"msg":"stopping/);
     // Closed while the request in flight is still waiting for the rest of its body.
     await Promise.all([idle.closed, silent.closed]);
     inFlight.finish();

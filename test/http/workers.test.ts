@@ -60,7 +60,7 @@ describe('WORKERS=2', () => {
     const key = `workers-burst-${randomUUID()}`;
     const proc = await start({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node', ...store });
     try {
-      expect(proc.output()).toMatch(/listening on http:\/\/\S+ \(docs: \S+\), 2 workers/);
+      expect(logged(proc, 'listening')).toEqual([expect.objectContaining({ worker: 'primary', workers: 2, url: expect.stringMatching(/^http:\/\/localhost:\d+$/) })]);
       // Separate connections, so that the cluster hands them to both workers.
       const replies = await Promise.all(
         Array.from({ length: 3 * QUOTA }, () =>

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { LISTENING } from './server-process.js';
 
 /** The compiled bin that package.json names (test/setup/build.ts keeps it current). */
 export const CLI = fileURLToPath(new URL('../../dist/adapters/cli.js', import.meta.url));
@@ -48,7 +49,7 @@ export function listeningUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
-      const url = /listening on (http:\/\/\S+) /.exec(out)?.[1];
+      const url = LISTENING.exec(out)?.[1];
       if (url) resolve(url);
     });
     child.stderr!.on('data', (d) => (out += d));

@@ -91,11 +91,11 @@ interface Spawned {
   output: () => string;
 }
 
-function spawnRedis(bin: string, port: number): Spawned {
+function spawnRedis(bin: string, port: number, args: readonly string[]): Spawned {
   const child = spawn(
     bin,
     // No persistence at all: every start is an empty server and nothing is written to disk.
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir(), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -119,7 +119,7 @@ function spawnRedis(bin: string, port: number): Spawned {
   return { child, exited, output: () => log };
 }
 
-function pingOnce(port: number): Promise<boolean> {
+function pingOnce(port: number, password: string | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let reply = '';
@@ -131,20 +131,22 @@ function pingOnce(port: number): Promise<boolean> {
     socket.once('error', () => done(false));
     socket.on('data', (d) => {
       reply += d.toString();
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+      // One reply per command sent: AUTH's (when a password is set), then PING's.
+      if (reply.split('\r\n').length - 1 >= (password ? 2 : 1)) done(reply.endsWith('+PONG\r\n'));
     });
-    socket.once('connect', () => socket.write('*1\r\n$4\r\nPING\r\n'));
+    const auth = password ? `*2\r\n$4\r\nAUTH\r\n$${Buffer.byteLength(password)}\r\n${password}\r\n` : '';
+    socket.once('connect', () => socket.write(`${auth}*1\r\n$4\r\nPING\r\n`));
   });
 }
 
 /** Resolves once the server answers PING; rejects with its log if it exits or stays silent for 10 s. */
-async function waitUntilAnswering(port: number, spawned: Spawned): Promise<void> {
+async function waitUntilAnswering(port: number, spawned: Spawned, password?: string): Promise<void> {
   let exited = false;
   void spawned.exited.then(() => (exited = true));
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`redis-server on port ${port} exited during startup:\n${spawned.output()}`);
-    if (await pingOnce(port)) return;
+    if (await pingOnce(port, password)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   spawned.child.kill('SIGKILL');
@@ -155,27 +157,28 @@ async function waitUntilAnswering(port: number, spawned: Spawned): Promise<void>
  * Starts a private redis-server on `port`, or on a free port the OS picks. Throws, naming the package
  * to install, when redis-server is missing: a Redis test that quietly skipped would hide a broken store.
  */
-export async function startRedis(port?: number): Promise<RedisServer> {
+export async function startRedis(port?: number, options: { password?: string } = {}): Promise<RedisServer> {
+  const args = options.password ? ['--requirepass', options.password] : [];
   const bin = findRedisServer();
   if (!bin) throw new Error(missing());
 
   // Another process can grab a probed port before Redis binds it; probe again in that case.
   let chosen = port ?? (await freePort());
-  let current = spawnRedis(bin, chosen);
+  let current = spawnRedis(bin, chosen, args);
   for (let attempt = 1; ; attempt++) {
     try {
-      await waitUntilAnswering(chosen, current);
+      await waitUntilAnswering(chosen, current, options.password);
       break;
     } catch (err) {
       if (port !== undefined || attempt >= 3 || !/address already in use/i.test(current.output())) throw err;
       chosen = await freePort();
-      current = spawnRedis(bin, chosen);
+      current = spawnRedis(bin, chosen, args);
     }
   }
 
   let paused = false;
   const server: RedisServer = {
-    url: `redis://127.0.0.1:${chosen}`,
+    url: options.password ? `redis://:${options.password}@127.0.0.1:${chosen}` : `redis://127.0.0.1:${chosen}`,
     port: chosen,
     async stop() {
       const { child, exited } = current;
@@ -188,8 +191,8 @@ export async function startRedis(port?: number): Promise<RedisServer> {
     },
     async restart() {
       await server.stop();
-      current = spawnRedis(bin, chosen);
-      await waitUntilAnswering(chosen, current);
+      current = spawnRedis(bin, chosen, args);
+      await waitUntilAnswering(chosen, current, options.password);
     },
     pause() {
       current.child.kill('SIGSTOP');

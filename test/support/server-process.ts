@@ -16,11 +16,20 @@ export interface ServerProcess {
   printed(pattern: RegExp): Promise<RegExpMatchArray>;
   /** Everything printed so far, stdout then stderr. */
   output(): string;
+  /** Standard output so far. */
+  stdout(): string;
 }
 
-/** Spawns the server with `env` (on a free port, silent logs unless given). */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/**
+ * Spawns the server with `env` (on a free port, silent logs unless given); `openFiles` lowers the
+ * process's open-file limit first (`ulimit -n`), as a host's configuration would.
+ */
+export function spawnServer(env: Record<string, string>, options: { openFiles?: number } = {}): ServerProcess {
+  const command: [string, string[]] =
+    options.openFiles === undefined
+      ? [process.execPath, ['--import', 'tsx', entry]]
+      : ['sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, '--import', 'tsx', entry]];
+  const child = spawn(command[0], command[1], {
     cwd: root,
     env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,13 +49,13 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
       child.on('exit', () => reject(new Error(`exited before printing ${pattern}: ${out}${err}`)));
       look();
     });
-  return { child, exited, printed, output: () => out + err };
+  return { child, exited, printed, output: () => out + err, stdout: () => out };
 }
 
 /** A spawned server once it listens: its URL and pid, and `stop` (SIGTERM, then wait for the exit). */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess & { url: string; pid: number; stop(): Promise<void> }> {
   const proc = spawnServer(env);
-  const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
+  const [, url] = await proc.printed(LISTENING);
   return {
     ...proc,
     url: url.replace('localhost', '127.0.0.1'),
@@ -56,6 +65,25 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       await proc.exited;
     },
   };
+}
+
+/** The start-up log line, and the URL in it. */
+export const LISTENING = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening"/;
+/** The development key's log line, and the key. */
+export const DEV_KEY = /"devKey":"([^"]+)"/;
+
+/** Every line of standard output as the JSON object it must be (throws naming the first that is not). */
+export function logLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`a line of standard output is not JSON: ${line.slice(0, 200)}`);
+      }
+    });
 }
 
 /** Resident set size of a process, in MB (Linux: /proc). */
@@ -72,7 +100,7 @@ export async function sigtermWithRequestInFlight(proc: ServerProcess, url: strin
   const health = await fetch(`${url}/api/health`);
   if (health.status !== 200) throw new Error(`health answered ${health.status}`);
   proc.child.kill('SIGTERM');
-  await proc.printed(/SIGTERM received/);
+  await proc.printed(/"signal":"SIGTERM"[^\n]*"msg":"stopping/);
   inFlight.finish();
   return inFlight.response;
 }

@@ -1,0 +1,125 @@
+// The Lambda handler answers whatever it is invoked with: events it cannot read are a JSON 400,
+// never a throw; bodies already parsed by a test harness are JSON; headers are found in every map
+// the documented event shapes (test/fixtures/lambda-events/) carry them in.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createLambdaHandler, type LambdaEvent } from '../../adapters/lambda.js';
+import { processorFor } from '../../adapters/lambda-events.js';
+import { createTestApp, KEYS } from './fixtures.js';
+import { replyOf } from './senders.js';
+
+type Json = Record<string, unknown>;
+const fixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../fixtures/lambda-events/${name}.json`, import.meta.url), 'utf8'));
+const lambda = createLambdaHandler({ core: createTestApp() });
+const invoke = async (event: unknown) => replyOf(await lambda(event as LambdaEvent));
+
+describe('events the handler cannot read', () => {
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a number', 42],
+    ['a string', '{"httpMethod":"GET"}'],
+    ['an array', [fixture('rest-api')]],
+    ['an empty object', {}],
+  ])('%s is a JSON 400', async (_, event) => {
+    const reply = await invoke(event);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(/^unsupported event/) });
+  });
+
+  it('a REST event whose query map holds a number instead of a list is a JSON 400, not a throw', async () => {
+    const event = fixture('rest-api');
+    event.multiValueQueryStringParameters = { city: 5 };
+    const reply = await invoke(event);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(/^unreadable event/) });
+  });
+});
+
+describe('bodies already parsed', () => {
+  // The fixture's base64 body is {"zips":["60601","10001"]}.
+  const batch = () => {
+    const event = fixture('http-api');
+    const text = Buffer.from(event.body as string, 'base64').toString('utf8');
+    return { event, parsed: JSON.parse(text) as Json };
+  };
+
+  it('an object body is that JSON: the same answer as the documented base64 text', async () => {
+    const { event, parsed } = batch();
+    const asText = await invoke(event);
+    expect(asText.status).toBe(200);
+    const asObject = await invoke({ ...event, body: parsed, isBase64Encoded: false });
+    expect(asObject.status).toBe(200);
+    expect(JSON.parse(asObject.body)).toEqual(JSON.parse(asText.body));
+    // Even when the invoker left isBase64Encoded set: an object is not base64 text.
+    expect((await invoke({ ...event, body: parsed })).status).toBe(200);
+  });
+
+  it.each([
+    ['a number', 12, /number/],
+    ['a boolean', true, /boolean/],
+  ])('%s body is a JSON 400 naming what it got', async (_, body, pattern) => {
+    const { event } = batch();
+    const reply = await invoke({ ...event, body, isBase64Encoded: false });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).error).toMatch(/^request body must be JSON text or an object/);
+    expect(JSON.parse(reply.body).error).toMatch(pattern);
+  });
+
+  it('an array body is JSON that is not an object: the usual 400', async () => {
+    const { event } = batch();
+    const reply = await invoke({ ...event, body: ['60601'], isBase64Encoded: false });
+    expect([reply.status, JSON.parse(reply.body)]).toEqual([400, { error: 'request body must be a JSON object' }]);
+  });
+});
+
+describe('headers wherever the event shape carries them', () => {
+  it('REST (v1): headers null, the key only in multiValueHeaders', async () => {
+    const event = fixture('rest-api');
+    event.headers = null;
+    const reply = await invoke(event);
+    expect(reply.status).toBe(200);
+  });
+
+  it('REST (v1): multiValueHeaders null, the key in headers', async () => {
+    const event = fixture('rest-api');
+    event.multiValueHeaders = null;
+    expect((await invoke(event)).status).toBe(200);
+  });
+
+  it('REST (v1): a key in neither map is a 401', async () => {
+    const event = fixture('rest-api');
+    event.headers = { Accept: 'application/json' };
+    event.multiValueHeaders = { Accept: ['application/json'] };
+    expect((await invoke(event)).status).toBe(401);
+  });
+
+  it('HTTP API (v2) and Function URL: cookies become the Cookie header; headers null is no header at all', async () => {
+    for (const name of ['http-api', 'function-url']) {
+      const event = { ...fixture(name), cookies: ['session=abc', 'theme=dark'] };
+      const request = processorFor(event)!.toRequest(event as never);
+      expect(request.headers.cookie).toBe('session=abc; theme=dark');
+      expect(request.headers['x-api-key']).toBe(KEYS.pro);
+      expect(request.client).toBe('203.0.113.7');
+      const reply = await invoke({ ...event, headers: null });
+      expect(reply.status).toBe(401);
+    }
+  });
+
+  it('ALB single-value and multi-value: the key from either map; the client is the last X-Forwarded-For entry', async () => {
+    const single = fixture('alb');
+    const multi = fixture('alb-multi-value');
+    expect((await invoke(single)).status).toBe(200);
+    expect((await invoke(multi)).status).toBe(200);
+    // A balancer in multi-value mode that still sent a single-value map (a hand-made event): both read.
+    const headers = multi.multiValueHeaders as Record<string, string[]>;
+    const keyName = Object.keys(headers).find((n) => n.toLowerCase() === 'x-api-key')!;
+    const { [keyName]: key, ...rest } = headers;
+    const mixed = { ...multi, multiValueHeaders: rest, headers: { [keyName]: key[0] } };
+    expect((await invoke(mixed)).status).toBe(200);
+    const request = processorFor(single)!.toRequest(single as never);
+    const forwarded = (single.headers as Record<string, string>)['x-forwarded-for'];
+    expect(request.client).toBe(forwarded.split(',').at(-1)!.trim());
+  });
+});
