@@ -161,4 +161,27 @@ describe('npm start', () => {
     // npm itself is ended by the signal (no exit code); serve's own exit code is tested above.
     await exitCode(child);
   });
+
+  it('stops its server when npm alone gets the Ctrl-C (no shell left between npm and node to swallow it)', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...QUIET, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let url: string;
+    try {
+      url = await listeningUrl(child);
+      process.kill(child.pid!, 'SIGINT');
+      await exitCode(child);
+    } finally {
+      // Whatever happened above, nothing of this test outlives it.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }
+    // npm exits once its child has: the server no longer answers.
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+  });
 });
