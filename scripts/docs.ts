@@ -211,12 +211,22 @@ async function errorsTable({ app }: DocsContext): Promise<string> {
   return table(['request', 'status', 'error'], rows);
 }
 
+/** The first three rows of each file of the sample dataset, as they are in data/sample/. */
+function sampleFiles(): string {
+  const dir = join(ROOT, 'data', 'sample');
+  const csv = (name: string) => `\`${name}\`:\n\n\`\`\`csv\n${readFileSync(join(dir, name), 'utf8').split('\n').slice(0, 4).join('\n')}\n\`\`\``;
+  const carriers = (JSON.parse(readFileSync(join(dir, 'carriers.json'), 'utf8')) as unknown[]).slice(0, 3);
+  const json = `\`carriers.json\` (the first three of its entries):\n\n\`\`\`json\n[\n${carriers.map((c) => `  ${JSON.stringify(c).replaceAll('":', '": ').replaceAll(',"', ', "')}`).join(',\n')},\n  ...\n]\n\`\`\``;
+  return [json, csv('terminals.csv'), csv('service-points.csv')].join('\n\n');
+}
+
 const GENERATORS: Record<string, (c: DocsContext) => string | Promise<string>> = {
   endpoints: endpointsTable,
   environment: environmentTable,
   plans: plansTable,
   cli: cliTable,
   errors: errorsTable,
+  'sample-files': sampleFiles,
 };
 
 // --- Answers --------------------------------------------------------------------------------------
@@ -228,22 +238,22 @@ const VOLATILE = new Set(['timestamp', 'total_ms', 'ms', 'x-request-id', 'x-rate
  * JSON as a reader wants it: short objects and lists of plain values on one line, the first of a
  * list of objects and the first two entries of a map of lists, the rest as `...`.
  */
-export function shorten(value: unknown, indent = ''): string {
+export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> = VOLATILE): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    if (value.every((v) => v === null || typeof v !== 'object')) return oneLine(value) ?? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    if (value.every((v) => v === null || typeof v !== 'object')) return oneLine(value, omit) ?? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
     const more = value.length > 1 ? `,\n${inner}...` : '';
-    return `[\n${inner}${shorten(value[0], inner)}${more}\n${indent}]`;
+    return `[\n${inner}${shorten(value[0], inner, omit)}${more}\n${indent}]`;
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 0) return '{}';
-    const flat = oneLine(value);
+    const flat = oneLine(value, omit);
     if (flat !== undefined) return flat;
     const isMap = entries.length > 2 && entries.every(([, v]) => Array.isArray(v));
     const shown = isMap ? entries.slice(0, 2) : entries;
-    const lines = shown.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${VOLATILE.has(k.toLowerCase()) ? '...' : shorten(v, inner)}`);
+    const lines = shown.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${omit.has(k.toLowerCase()) ? '...' : shorten(v, inner, omit)}`);
     if (isMap) lines.push(`${inner}...`);
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
@@ -251,23 +261,24 @@ export function shorten(value: unknown, indent = ''): string {
 }
 
 /** Plain values in at most 100 characters: `{ "zip": "75201", "radiusMiles": 25 }`. */
-function oneLine(value: object): string | undefined {
+function oneLine(value: object, omit: ReadonlySet<string>): string | undefined {
   const entries = Array.isArray(value) ? value.map((v) => [undefined, v] as const) : Object.entries(value);
-  if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || (k !== undefined && VOLATILE.has(k.toLowerCase())))) return undefined;
+  if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || (k !== undefined && omit.has(k.toLowerCase())))) return undefined;
   const text = Array.isArray(value)
     ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`
     : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }`;
   return text.length <= 100 ? text : undefined;
 }
 
-async function answerBlock(c: DocsContext, block: string): Promise<string> {
+/** `omit` names further keys shown as `...` (`<!-- answer omit=byCarrier -->`), for a short first example. */
+async function answerBlock(c: DocsContext, block: string, omit: string[]): Promise<string> {
   const curl = /```sh\n([\s\S]*?)```/.exec(block);
   if (!curl) throw new Error(`an answer block has no sh code block:\n${block}`);
   const lines = curl[1].split('\n').filter((l) => l.startsWith('curl '));
   if (lines.length !== 1) throw new Error(`an answer block holds one curl line, not ${lines.length}:\n${block}`);
   const { request, keyed } = curlRequest(lines[0]);
   const answer = await c.app.handle(requestOf(request, keyed ? DOCS_KEY : null));
-  const body = shorten(JSON.parse(answer.body));
+  const body = shorten(JSON.parse(answer.body), '', new Set([...VOLATILE, ...omit.map((k) => k.toLowerCase())]));
   const shown = answer.status === 200 ? `\`\`\`json\n${body}\n\`\`\`` : `\`\`\`text\nHTTP ${answer.status}\n${body}\n\`\`\``;
   return `\`\`\`sh\n${curl[1]}\`\`\`\n\n${shown}`;
 }
@@ -310,7 +321,11 @@ export async function renderDocs(): Promise<Map<string, string>> {
       if (!make) throw new Error(`${file}: no generator named ${m[1]}`);
       return `<!-- generated:${m[1]} -->\n${await make(c)}\n<!-- /generated:${m[1]} -->`;
     });
-    text = await replaceAsync(text, /<!-- answer -->\n([\s\S]*?)<!-- \/answer -->/g, async (m) => `<!-- answer -->\n${await answerBlock(c, m[1])}\n<!-- /answer -->`);
+    text = await replaceAsync(
+      text,
+      /<!-- answer( omit=[\w,]+)? -->\n([\s\S]*?)<!-- \/answer -->/g,
+      async (m) => `<!-- answer${m[1] ?? ''} -->\n${await answerBlock(c, m[2], m[1]?.slice(' omit='.length).split(',') ?? [])}\n<!-- /answer -->`,
+    );
     text = await replaceAsync(
       text,
       /<!-- lambda-answer -->\n([\s\S]*?)<!-- \/lambda-answer -->/g,
