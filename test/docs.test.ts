@@ -33,6 +33,17 @@ describe('the documentation', () => {
     }
   });
 
+  it.each([
+    ['carrier-locations', '../engine/index.js'],
+    ['carrier-locations/http', '../adapters/http/app.js'],
+    ['carrier-locations/express', '../adapters/express.js'],
+    ['carrier-locations/lambda', '../adapters/lambda.js'],
+  ])('docs/library.md names every export of %s', async (_entry, module) => {
+    const library = read('docs/library.md');
+    const missing = Object.keys(await import(module)).filter((name) => !library.includes(`\`${name}`));
+    expect(missing, 'exports docs/library.md does not name').toEqual([]);
+  });
+
   it('keeps the README short, with the two commands near the top', () => {
     const readme = read('README.md').split('\n');
     expect(readme.length).toBeLessThanOrEqual(300);
