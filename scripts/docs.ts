@@ -6,10 +6,12 @@
 // `<!-- /lambda-answer -->` an API Gateway event is followed by the handler's result.
 // test/docs.test.ts fails when a checked-in file differs from what this makes.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command, Option } from 'commander';
+import { countFindings } from '../adapters/cli/dataset-args.js';
 import { createProgram } from '../adapters/cli/program.js';
 import { createApp, type App } from '../adapters/http/app.js';
 import { ENVIRONMENT, type EnvironmentVariable } from '../adapters/http/config.js';
@@ -20,7 +22,7 @@ import type { Route } from '../adapters/http/route.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { createLambdaHandler, type LambdaEvent } from '../adapters/lambda.js';
 import type { Engine } from '../engine/engine.js';
-import { createEngine } from '../engine/index.js';
+import { checkDataset, createEngine, formatFinding } from '../engine/index.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -220,6 +222,38 @@ function sampleFiles(): string {
   return [json, csv('terminals.csv'), csv('service-points.csv')].join('\n\n');
 }
 
+/** A dataset with one mistake of each common kind, for the page that explains the findings. */
+const BROKEN_DATASET = {
+  'carriers.json': '[\n  { "id": "acme", "name": "Acme Freight", "scac": "ACME", "kind": "truck", "unified": true, "canReach": true, "lookup": "zip" }\n]\n',
+  'terminals.csv': [
+    'carrier,terminalCode,name,line1,line2,city,state,zipCode,country,phone,fax,email,latitude,longitude,region',
+    'acme,DAL1,Acme Dallas,1 Elm St,,Dallas,TX,75201,US,214-555-0101,,,200,-96.8044,',
+    'acme,DAL1,Acme Boston,2 Beacon St,,Boston,MA,2108,US,617-555-0102,,,42.3576,-71.0684,',
+    'acme,NYC1,Acme New York,5 Penn Plz,,New York,TX,10001,US,212-555-0104,,,40.7484,-73.9967,',
+    '',
+  ].join('\n'),
+  'service-points.csv': ['carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays', 'acme,75202,Dallas,TX,NOPE,true,FM,0', ''].join('\n'),
+};
+
+/** The broken dataset's files and what `carrier-locations validate ./bad` prints for them. */
+function brokenDataset(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'docs-')), 'bad');
+  try {
+    writeDatasetFiles(dir, BROKEN_DATASET);
+    const { findings } = checkDataset(dir);
+    const output = [...findings.map(formatFinding), `./bad: ${countFindings(findings).text}`].join('\n');
+    const files = Object.entries(BROKEN_DATASET).map(([name, text]) => `\`bad/${name}\`:\n\n\`\`\`${name.endsWith('.json') ? 'json' : 'csv'}\n${text.trimEnd()}\n\`\`\``);
+    return [...files, `\`\`\`text\n$ carrier-locations validate ./bad\n${output}\n\`\`\``].join('\n\n');
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+}
+
+function writeDatasetFiles(dir: string, files: Record<string, string>): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+}
+
 const GENERATORS: Record<string, (c: DocsContext) => string | Promise<string>> = {
   endpoints: endpointsTable,
   environment: environmentTable,
@@ -227,6 +261,7 @@ const GENERATORS: Record<string, (c: DocsContext) => string | Promise<string>> =
   cli: cliTable,
   errors: errorsTable,
   'sample-files': sampleFiles,
+  'broken-dataset': brokenDataset,
 };
 
 // --- Answers --------------------------------------------------------------------------------------
