@@ -284,7 +284,7 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 0) return '{}';
-    const flat = oneLine(value, omit);
+    const flat = oneLine(value, omit) ?? wrapped(entries, indent, omit);
     if (flat !== undefined) return flat;
     const isMap = entries.length > 2 && entries.every(([, v]) => Array.isArray(v));
     const shown = isMap ? entries.slice(0, 2) : entries;
@@ -293,6 +293,19 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
   return JSON.stringify(value);
+}
+
+/** An object of plain values over several lines of at most 100 characters: a result, compactly. */
+function wrapped(entries: [string, unknown][], indent: string, omit: ReadonlySet<string>): string | undefined {
+  if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || omit.has(k.toLowerCase()))) return undefined;
+  const lines = [`{`];
+  for (const [i, [k, v]] of entries.entries()) {
+    const item = `${JSON.stringify(k)}: ${JSON.stringify(v)}${i < entries.length - 1 ? ',' : ' }'}`;
+    const last = lines.length - 1;
+    if (`${indent}${lines[last]} ${item}`.length <= 100) lines[last] += ` ${item}`;
+    else lines.push(`${indent}  ${item}`);
+  }
+  return lines.join('\n');
 }
 
 /** Plain values in at most 100 characters: `{ "zip": "75201", "radiusMiles": 25 }`. */
