@@ -273,7 +273,7 @@ const VOLATILE = new Set(['timestamp', 'total_ms', 'ms', 'x-request-id', 'x-rate
  * JSON as a reader wants it: short objects and lists of plain values on one line, the first of a
  * list of objects and the first two entries of a map of lists, the rest as `...`.
  */
-export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> = VOLATILE): string {
+export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> = VOLATILE, lead = 0): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
@@ -284,11 +284,11 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 0) return '{}';
-    const flat = oneLine(value, omit) ?? wrapped(entries, indent, omit);
+    const flat = oneLine(value, omit) ?? wrapped(entries, indent, omit, lead);
     if (flat !== undefined) return flat;
     const isMap = entries.length > 2 && entries.every(([, v]) => Array.isArray(v));
     const shown = isMap ? entries.slice(0, 2) : entries;
-    const lines = shown.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${omit.has(k.toLowerCase()) ? '...' : shorten(v, inner, omit)}`);
+    const lines = shown.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${omit.has(k.toLowerCase()) ? '...' : shorten(v, inner, omit, JSON.stringify(k).length + 2)}`);
     if (isMap) lines.push(`${inner}...`);
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
@@ -296,13 +296,14 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
 }
 
 /** An object of plain values over several lines of at most 100 characters: a result, compactly. */
-function wrapped(entries: [string, unknown][], indent: string, omit: ReadonlySet<string>): string | undefined {
+function wrapped(entries: [string, unknown][], indent: string, omit: ReadonlySet<string>, lead: number): string | undefined {
   if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || omit.has(k.toLowerCase()))) return undefined;
   const lines = [`{`];
   for (const [i, [k, v]] of entries.entries()) {
     const item = `${JSON.stringify(k)}: ${JSON.stringify(v)}${i < entries.length - 1 ? ',' : ' }'}`;
     const last = lines.length - 1;
-    if (`${indent}${lines[last]} ${item}`.length <= 100) lines[last] += ` ${item}`;
+    const width = (last === 0 ? indent.length + lead : 0) + lines[last].length + 1 + item.length;
+    if (width <= 100) lines[last] += ` ${item}`;
     else lines.push(`${indent}  ${item}`);
   }
   return lines.join('\n');
