@@ -23,6 +23,7 @@ const DOCUMENTS = [
   { file: 'README.md', text: readme.slice(readme.indexOf('## Command line'), readme.indexOf('## Your own data')), dataset: undefined },
   { file: 'docs/cli.md', text: read('docs/cli.md'), dataset: undefined },
   { file: 'docs/data-format.md', text: read('docs/data-format.md'), dataset: datasetOf(read('docs/data-format.md')) },
+  { file: 'docs/deploy.md', text: read('docs/deploy.md'), dataset: undefined },
 ];
 
 /** The words of a command line, with single quotes as the shell reads them; comments dropped. */
@@ -34,10 +35,16 @@ afterAll(() => {
 });
 
 describe.each(DOCUMENTS)('the command-line examples of $file', ({ file, text, dataset }) => {
+  // `carrier-locations ...`, or as a project runs it: `API_KEYS=k:pro npx carrier-locations ...`.
   const examples = text
     .split('\n')
-    .filter((line) => line.startsWith('carrier-locations '))
-    .map((line) => ({ line, args: words(line).slice(1) }));
+    .filter((line) => /^(?:[A-Z_]+=\S+ )*(?:npx )?carrier-locations /.test(line))
+    .map((line) => {
+      const all = words(line);
+      const at = all.indexOf('carrier-locations');
+      const env = Object.fromEntries(all.slice(0, at).filter((w) => w.includes('=')).map((w) => w.split('=') as [string, string]));
+      return { line, args: all.slice(at + 1), env };
+    });
   let cwd: string;
 
   it('are there', () => {
@@ -46,14 +53,14 @@ describe.each(DOCUMENTS)('the command-line examples of $file', ({ file, text, da
     if (dataset) expect(Object.keys(dataset).sort()).toEqual(['carriers.json', 'service-points.csv', 'terminals.csv']);
   });
 
-  it.each(examples)('$line', async ({ args }) => {
+  it.each(examples)('$line', async ({ args, env }) => {
     if (cwd === undefined) {
       cwd = mkdtempSync(join(tmpdir(), 'cli-docs-'));
       folders.push(cwd);
       writeDataset(join(cwd, 'my-carriers'), dataset);
     }
     if (args[0] !== 'serve') {
-      const run = await runCli(args, { cwd });
+      const run = await runCli(args, { cwd, env });
       // A build that happens to run over a second shows its steps ("[2/3] compiling") on stderr.
       expect(run.stderr.split('\n').filter((line) => line && !/^\[\d\/\d\] /.test(line))).toEqual([]);
       expect(run.code).toBe(0);
@@ -63,7 +70,7 @@ describe.each(DOCUMENTS)('the command-line examples of $file', ({ file, text, da
     // A server runs until stopped: on a free port instead of the example's.
     const port = args.indexOf('--port');
     if (port >= 0) args[port + 1] = '0';
-    const child = startCli(args, { cwd, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
+    const child = startCli(args, { cwd, env: { API_KEYS: 'k:pro', ...env, LOG_LEVEL: 'silent' } });
     try {
       const health = await fetch(`${await listeningUrl(child)}/api/health`);
       expect(health.status).toBe(200);
