@@ -44,6 +44,12 @@ describe('the documentation', () => {
     expect(missing, 'exports docs/library.md does not name').toEqual([]);
   });
 
+  it.each(files)('%s: every source file it names exists', (file) => {
+    const named = [...read(file).matchAll(/`((?:engine|adapters|data|bench|scripts|test)\/[\w./-]+\.(?:ts|json|csv))`/g)].map((m) => m[1]);
+    const missing = named.filter((path) => !existsSync(join(ROOT, path)));
+    expect(missing, `${file} names files that do not exist`).toEqual([]);
+  });
+
   it('keeps the README short, with the two commands near the top', () => {
     const readme = read('README.md').split('\n');
     expect(readme.length).toBeLessThanOrEqual(300);
