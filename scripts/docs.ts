@@ -17,6 +17,7 @@ import { createApp, type App } from '../adapters/http/app.js';
 import { ENVIRONMENT, type EnvironmentVariable } from '../adapters/http/config.js';
 import { KeyRing, parseApiKeys, PLANS } from '../adapters/http/keys.js';
 import { RouteMatcher } from '../adapters/http/match.js';
+import { buildOpenApiDocument } from '../adapters/http/openapi.js';
 import { parseQueryString } from '../adapters/http/request.js';
 import type { Route } from '../adapters/http/route.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
@@ -167,6 +168,55 @@ function endpointsTable({ engine, matcher, app }: DocsContext): string {
   return table(['method', 'path', 'answers', 'example'], rows);
 }
 
+interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  enum?: unknown[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+/** A parameter's rule in words, from its schema in the OpenAPI document. */
+function rule(schema: JsonSchema): string {
+  const parts: string[] = [];
+  if (schema.description) parts.push(schema.description);
+  if (schema.enum) parts.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(', ')}`);
+  if (schema.pattern) parts.push(`\`${schema.pattern}\``);
+  if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
+  if (schema.minimum !== undefined || schema.maximum !== undefined) parts.push(`from ${schema.minimum ?? '...'} to ${schema.maximum ?? '...'}`);
+  if (schema.type === 'array' && schema.items) parts.push(`a list${schema.items.pattern ? ` of \`${schema.items.pattern}\`` : ''}`);
+  if (parts.length === 0) parts.push(Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'text'));
+  return parts.join('; ');
+}
+
+/** Every parameter of every endpoint (one carrier's route standing for its pattern), from the OpenAPI document. */
+function parametersTable({ engine, app }: DocsContext): string {
+  const document = buildOpenApiDocument(app.routes, 'docs') as {
+    paths: Record<string, Record<string, { parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+  };
+  const rows: string[][] = [];
+  const seen = new Set<string>();
+  for (const route of app.routes) {
+    const p = pattern(route, engine);
+    const key = `${route.method} ${p.path} ${p.summary}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const operation = document.paths[route.path.replace(/:([A-Za-z]+)/g, '{$1}')][route.method.toLowerCase()];
+    const endpoint = `\`${route.method} ${p.path}\`${p.carrier ? ` (${p.carrier})` : ''}`;
+    for (const param of operation.parameters ?? []) rows.push([endpoint, `\`${param.name}\``, param.in, param.required || param.in === 'path' ? 'yes' : 'no', rule(param.schema)]);
+    const body = operation.requestBody?.content['application/json']?.schema;
+    for (const [name, schema] of Object.entries(body?.properties ?? {})) rows.push([endpoint, `\`${name}\``, 'body', body?.required?.includes(name) ? 'yes' : 'no', rule(schema)]);
+  }
+  return table(['endpoint', 'parameter', 'in', 'required', 'rule'], rows);
+}
+
 function environmentTable(): string {
   const scope = { all: 'all', server: 'servers', lambda: 'Lambda' } as const;
   const rows = Object.entries(ENVIRONMENT).map(([name, v]: [string, EnvironmentVariable]) => [
@@ -256,6 +306,7 @@ function writeDatasetFiles(dir: string, files: Record<string, string>): void {
 
 const GENERATORS: Record<string, (c: DocsContext) => string | Promise<string>> = {
   endpoints: endpointsTable,
+  parameters: parametersTable,
   environment: environmentTable,
   plans: plansTable,
   cli: cliTable,
