@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { createEngine } from '../data/index.js';
 import { ConfigError, readConfig } from './http/config.js';
 import { gracefulStop } from './graceful.js';
 import { createHttpServer } from './http-server.js';
@@ -34,7 +35,7 @@ export async function startServer(
   // Express is an optional peer of the package: loaded only for the Express server, and before
   // anything is opened, so a missing package leaves nothing to close.
   const express = config.server === 'express' ? await import('./express.js') : undefined;
-  const service = await startService(config);
+  const service = await startService(config, { compile: createEngine });
   // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
   // (its core and engine) for the life of the process, however often it is reloaded.
   const { loadCore, logger, devKey } = service;

@@ -92,6 +92,6 @@ export function stepsTable(costs: StepCost[]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const zips = randomZipPoints(readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT).gazetteer, 4096, SEED).zip;
+  const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, 4096, SEED).zip;
   console.log(stepsTable(await measureSteps(zips)));
 }

@@ -63,7 +63,7 @@ console.log('figures per server: req/s, latency and busy of the round with the m
 
 // The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
 // of the median answer size for the ceilings.
-const { gazetteer } = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const { gazetteer } = readSnapshot(DEFAULT_SNAPSHOT);
 const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
 const engine = createEngine();
 const sizes = zips.map((zip) => JSON.stringify(engine.search({ zip })).length).sort((a, b) => a - b);

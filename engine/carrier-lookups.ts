@@ -5,9 +5,8 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import { compareText } from './network-compiler.js';
 import { pageOf } from './paging.js';
-import { compareNearest } from './ranking.js';
+import { compareNearest, compareText } from './ranking.js';
 import type { Records } from './records.js';
 import {
   batchFieldFor, countryCode, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,

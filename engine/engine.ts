@@ -5,11 +5,9 @@ import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
 import { Gazetteer } from './gazetteer.js';
-import type { GazetteerTable } from './geonames.js';
 import { Matcher } from './matching.js';
 import { Network } from './network.js';
 import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
-import type { NetworkTable } from './network-compiler.js';
 import { Records } from './records.js';
 import type {
   CanReachQuery, CarrierBatch, CarrierInfoQuery, CoverageQuery, DropPointsQuery, GeocodeQuery, LocationsQuery, PageQuery, PlaceQuery,
@@ -20,20 +18,13 @@ import type {
   SearchBatchResult, SearchResult, ServiceDaysResult, TransitInfoResult, WhichCarriersResult,
 } from './responses.js';
 import { Schedules } from './schedules.js';
+import type { SnapshotContent } from './snapshot-format.js';
 import { UnifiedQueries } from './unified.js';
 import { ZipRecords } from './zip-records.js';
-import type { ZipTables } from './zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
 export const DEFAULT_BATCH_LIMIT = 50;
 
-/** A compiled dataset: what a snapshot file holds. */
-export interface SnapshotContent {
-  gazetteer: GazetteerTable;
-  network: NetworkTable;
-  /** What each ZIP's queries read instead of working out (zip-tables.ts). */
-  zips: ZipTables;
-}
 
 export interface Engine {
   /** Every carrier in the dataset, in id order. */

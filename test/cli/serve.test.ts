@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEngine } from '../../engine/index.js';
+import { createEngine } from '../../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { buildSmallSnapshot } from '../support/datasets.js';
 
