@@ -23,7 +23,8 @@ import type { Route } from '../adapters/http/route.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { createLambdaHandler, type LambdaEvent } from '../adapters/lambda.js';
 import type { Engine } from '../engine/engine.js';
-import { checkDataset, createEngine, formatFinding } from '../engine/index.js';
+import { checkDataset, formatFinding } from '../data/index.js';
+import { createEngine } from '../engine/index.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

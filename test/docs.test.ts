@@ -35,6 +35,7 @@ describe('the documentation', () => {
 
   it.each([
     ['carrier-locations', '../engine/index.js'],
+    ['carrier-locations/build', '../data/index.js'],
     ['carrier-locations/http', '../adapters/http/app.js'],
     ['carrier-locations/express', '../adapters/express.js'],
     ['carrier-locations/lambda', '../adapters/lambda.js'],
