@@ -269,7 +269,7 @@ function sampleFiles(): string {
   const dir = join(ROOT, 'data', 'sample');
   const csv = (name: string) => `\`${name}\`:\n\n\`\`\`csv\n${readFileSync(join(dir, name), 'utf8').split('\n').slice(0, 4).join('\n')}\n\`\`\``;
   const carriers = (JSON.parse(readFileSync(join(dir, 'carriers.json'), 'utf8')) as unknown[]).slice(0, 3);
-  const json = `\`carriers.json\` (the first three of its entries):\n\n\`\`\`json\n[\n${carriers.map((c) => `  ${JSON.stringify(c).replaceAll('":', '": ').replaceAll(',"', ', "')}`).join(',\n')},\n  ...\n]\n\`\`\``;
+  const json = `\`carriers.json\` (the first three of its entries):\n\n\`\`\`json\n[\n${carriers.map((c) => `  ${oneLine(c as object, new Set()) ?? wrapped(Object.entries(c as object), '  ', new Set(), 0)}`).join(',\n')},\n  ...\n]\n\`\`\``;
   return [json, csv('terminals.csv'), csv('service-points.csv')].join('\n\n');
 }
 
