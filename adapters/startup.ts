@@ -44,14 +44,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const engine = load();
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
   return {
-    core: createApp({ engine, keys, kv, logger }),
+    core: createApp({ engine, keys, kv, logger, map }),
     engine,
     keys,
     kv,
     logger,
     devKey,
-    loadCore: () => createApp({ engine: load(), keys, kv, logger }),
+    loadCore: () => createApp({ engine: load(), keys, kv, logger, map }),
   };
 }
 

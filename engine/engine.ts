@@ -14,7 +14,7 @@ import type {
   SearchQuery, ServiceDaysQuery, TextSearchQuery, TransitQuery, ZipBatch,
 } from './requests.js';
 import type {
-  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
+  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CarrierNetworkResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
   SearchBatchResult, SearchResult, ServiceDaysResult, TransitInfoResult, WhichCarriersResult,
 } from './responses.js';
 import { Schedules } from './schedules.js';
@@ -47,6 +47,8 @@ export interface Engine {
   /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
   carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number | undefined }): CarrierBatchResult;
   coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
+  /** Every location of a carrier (not a postal one) and the coverage of its whole network, for a map. */
+  network(carrierId: string): CarrierNetworkResult;
   /**
    * Schedules of carriers with `schedules: true`; others throw NotFoundError. Without `date`, the
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
@@ -93,6 +95,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
     carrierBatch: (id, body, options) => lookups.batch(id, body, batchLimit(options)),
     coverage: (id, query = {}) => lookups.coverage(id, query),
+    network: (id) => lookups.network(id),
     serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options)),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),

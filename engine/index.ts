@@ -13,6 +13,7 @@ export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
+export { GEOJSON_MEDIA_TYPE, toGeoJSON, type LocationAnswer, type LocationFeature, type LocationFeatureCollection, type PointGeometry } from './geojson.js';
 export { DEFAULT_SNAPSHOT } from './package-files.js';
 
 export interface EngineOptions {

@@ -69,19 +69,20 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the tarball', () => {
-  it('holds the compiled code with its declarations, the sample snapshot, README, LICENSE and nothing else', () => {
+  it('holds the compiled code with its declarations, the sample snapshot, the map page, README, LICENSE and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
     const outside = paths.filter((p) => !/^dist\/(engine|data|adapters)\/.+\.(js|d\.ts)$/.test(p));
-    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', 'package.json']);
+    const mapAssets = ['countries.json', 'map.css', 'map.js', 'states.json'].map((name) => `dist/map/${name}`);
+    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', ...mapAssets, 'package.json']);
     // Every module compiled from engine/, data/ and adapters/ is there, but the dev tools: the Lambda
-    // bundler and the sample generator.
+    // and map bundlers and the sample generator.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
-    const devTool = /^dist\/(adapters\/build-lambda|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
+    const devTool = /^dist\/(adapters\/build-(lambda|map)|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
     const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
-    expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(expected.sort());
+    expect(paths.filter((p) => p.endsWith('.js') && !mapAssets.includes(p)).sort()).toEqual(expected.sort());
   });
 
   it('leaves dist/ as the build made it: the Lambda bundle beside the packed code stays', () => {
@@ -241,6 +242,12 @@ describe('installed with scripts off into an empty project', () => {
       const docs = await fetch(`${url}/docs`);
       expect(docs.status).toBe(404);
       expect((await docs.json()).error).toMatch(/npm install swagger-ui-dist/);
+      // The map page and its assets ship in the package.
+      const map = await fetch(`${url}/map`);
+      expect([map.status, map.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      for (const asset of ['map.js', 'map.css', 'states.json', 'countries.json']) expect((await fetch(`${url}/map/${asset}`)).status, asset).toBe(200);
+      const geo = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k', Accept: 'application/geo+json' } });
+      expect([geo.headers.get('content-type'), (await geo.json()).type]).toEqual(['application/geo+json', 'FeatureCollection']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -38,6 +38,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
     defineRoute({
       method: 'GET',
       path: base,
+      geojson: true,
       tag,
       summary: `${name} locations by ${lookup}`,
       query: locationsQuerySchemaFor(carrier),
@@ -49,6 +50,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
     defineRoute({
       method: 'GET',
       path: `${base}/search`,
+      geojson: true,
       tag,
       summary: `Search ${name} locations by name, terminal code, city, state or ZIP`,
       query: searchTextSchema,
@@ -77,6 +79,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       defineRoute({
         method: 'GET',
         path: `${base}/${word}/:num`,
+        geojson: true,
         tag,
         summary: `ZIPs served by one ${name} ${word} (an unknown ${word} is an empty page)`,
         query: pagedSchema,
@@ -91,6 +94,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       defineRoute({
         method: 'POST',
         path: `${base}/batch`,
+        geojson: true,
         tag,
         summary: `${name} locations for each ${lookup === 'zip' ? 'ZIP' : 'country code'}, up to the plan's batch limit`,
         body: carrierBatchSchemaFor(carrier),
@@ -105,6 +109,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       defineRoute({
         method: 'GET',
         path: `${base}/country/:code`,
+        geojson: true,
         tag,
         summary: `${name} locations in one country`,
         query: pagedSchema,
@@ -163,6 +168,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/drop-points',
+      geojson: true,
       tag,
       summary: 'Postal drop points nearest a ZIP within the radius',
       query: dropPointsQuerySchema,
@@ -174,6 +180,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/drop-points/:id',
+      geojson: true,
       tag,
       summary: 'One drop point by id',
       response: res.dropPointResultSchema,
@@ -187,6 +194,37 @@ export function dropPointRoutes(engine: Engine): Route[] {
         },
       },
       answer: ({ params }) => engine.dropPoint(params.id),
+    }),
+  ];
+}
+
+/** What a map of one carrier needs: which carriers there are, and one carrier's whole network. */
+export function networkRoutes(engine: Engine): Route[] {
+  const tag = 'Maps';
+  const mapped = engine.carriers.filter((c) => unansweredQuery(c, 'network') === null);
+  const list: res.NetworkListResult = {
+    success: true,
+    carriers: mapped.map(({ id, name, scac, kind }) => ({ carrier: id, name, scac, kind })),
+  };
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/networks',
+      tag,
+      summary: 'The carriers whose network can be drawn (every carrier but postal ones)',
+      response: res.networkListResultSchema,
+      errors: [],
+      answer: () => list,
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/networks/:carrier',
+      tag,
+      geojson: true,
+      summary: "One carrier's every location, and the states and countries it covers (a postal or unknown carrier is a 404)",
+      response: res.carrierNetworkResultSchema,
+      errors: [400, 404],
+      answer: ({ params }) => engine.network(params.carrier),
     }),
   ];
 }

@@ -18,6 +18,9 @@ export interface Config {
   basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  /** /map: a tile server's URL template drawn instead of the shipped basemap, and its credit. */
+  mapTilesUrl: string | undefined;
+  mapTilesAttribution: string | undefined;
   limits: ServerLimits;
 }
 
@@ -115,6 +118,12 @@ export const ENVIRONMENT = {
   BASE_PATH: { scope: 'lambda', unset: 'none', description: "a prefix in front of the API's routes that the event's route does not account for (`/carriers`), dropped where present" },
   LOG_LEVEL: { scope: 'all', default: 'info', description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; at `info`, one JSON line per request' },
   NODE_ENV: { scope: 'server', unset: 'not production', description: '`production` (in any case) refuses to start without `API_KEYS`' },
+  MAP_TILES_URL: {
+    scope: 'all',
+    unset: 'the shipped basemap',
+    description: "a tile URL template, `http(s)://host/.../{z}/{x}/{y}...`, drawn under the `/map` page's outlines (see docs/maps.md)",
+  },
+  MAP_TILES_ATTRIBUTION: { scope: 'all', unset: 'none', description: 'the credit the tile server asks for, shown in the corner of `/map`' },
   HEADERS_TIMEOUT_MS: { scope: 'server', default: String(DEFAULT_LIMITS.headersTimeoutMs), description: 'the request line and headers must arrive within this, else 408' },
   REQUEST_TIMEOUT_MS: {
     scope: 'server',
@@ -165,6 +174,10 @@ const envSchema = z.object({
       .default(defaultOf('LOG_LEVEL') as 'info'),
   ),
   NODE_ENV: optionalText,
+  MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
+    error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
+  }),
+  MAP_TILES_ATTRIBUTION: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS'),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS'),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS'),
@@ -174,6 +187,9 @@ const envSchema = z.object({
 } satisfies Record<VariableName, z.ZodType>).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 });
+
+/** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
+const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
@@ -208,6 +224,8 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     logLevel: e.LOG_LEVEL,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
+    mapTilesUrl: e.MAP_TILES_URL,
+    mapTilesAttribution: e.MAP_TILES_ATTRIBUTION,
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

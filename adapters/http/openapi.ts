@@ -8,6 +8,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { GEOJSON_MEDIA_TYPE, locationFeatureCollectionSchema } from '../../engine/geojson.js';
 import { errorSchema } from './errors.js';
 import { healthReportSchema } from './health.js';
 import type { Route } from './route.js';
@@ -41,7 +42,14 @@ function errorResponse(status: number) {
 function operation(route: Route): ZodOpenApiOperationObject {
   const names = route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
   const responses: ZodOpenApiResponsesObject = {
-    200: { description: 'OK', headers: rateLimitHeaders, content: { 'application/json': { schema: route.response } } },
+    200: {
+      description: route.geojson ? 'OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json`' : 'OK',
+      headers: rateLimitHeaders,
+      content: {
+        'application/json': { schema: route.response },
+        ...(route.geojson ? { [GEOJSON_MEDIA_TYPE]: { schema: locationFeatureCollectionSchema } } : {}),
+      },
+    },
   };
   for (const status of [...route.errors, 401, 429, 503]) responses[`${status}` as `4${string}`] = errorResponse(status);
   return {

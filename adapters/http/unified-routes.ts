@@ -13,6 +13,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/search',
+      geojson: true,
       tag,
       summary: 'The unified search with its parameters in a JSON body: the same answer as GET /api/locations (one billed call)',
       body: searchQuerySchema,
@@ -30,6 +31,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/locations',
+      geojson: true,
       tag,
       summary: 'Search every unified carrier around a ZIP, city or state (one billed call)',
       query: searchQuerySchema,
@@ -41,6 +43,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'POST',
       path: '/api/locations/batch',
+      geojson: true,
       tag,
       summary: "Exact matches for several ZIPs across every unified carrier, up to the plan's batch limit",
       body: zipBatchSchema,
@@ -71,6 +74,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
     defineRoute({
       method: 'GET',
       path: '/api/locations/can-reach',
+      geojson: true,
       tag,
       summary: 'Whether one carrier reaches a place, with the alternatives that do',
       query: canReachQuerySchema,

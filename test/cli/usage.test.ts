@@ -47,10 +47,11 @@ describe('--help on every command', () => {
     expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
   });
 
-  it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s', async (command, path) => {
+  it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s (and --geojson where it answers GeoJSON)', async (command, path) => {
     const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
     const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
-    expect(await helpOptions(command)).toEqual([...params, '--data', '--help', '--json', '--snapshot'].sort());
+    const geojson = route.geojson ? ['--geojson'] : [];
+    expect(await helpOptions(command)).toEqual([...params, ...geojson, '--data', '--help', '--json', '--snapshot'].sort());
   });
 
   it('lists every command at the top', async () => {
