@@ -57,6 +57,8 @@ const ENDPOINT_EXAMPLES = [
   'GET /api/carrier-a-location/service-days?zip=75201',
   'GET /api/carrier-a-location/transit-info?origin_zip=75201&dest_zip=10001',
   'GET /api/carrier-a-location/carriers?zip=75201',
+  'GET /api/networks',
+  'GET /api/networks/carrier-e',
 ];
 
 /** The endpoints that need no key, beside the route table. */
@@ -64,6 +66,7 @@ const PUBLIC_ENDPOINTS = [
   ['GET', '/api/health', 'The health report: every endpoint family probed in-process, then a KV write and read', 'GET /api/health'],
   ['GET', '/openapi.json', 'The OpenAPI 3.1 document of every route, made from the schemas that validate requests', 'GET /openapi.json'],
   ['GET', '/docs', 'Swagger UI over /openapi.json (needs `swagger-ui-dist` installed)', 'GET /docs'],
+  ['GET', '/map', 'A map page that draws searches and carrier networks (see docs/maps.md)', 'GET /map'],
 ] as const;
 
 /** Bad requests, each answered by the core as it answers any client: the error table. */

@@ -359,10 +359,10 @@ describe('with express installed next to it', () => {
       const server = example.code.includes('.listen(');
       const env = { ...process.env, API_KEYS: 'mykey:pro', REDIS_URL: '', LOG_LEVEL: 'silent', ...(probe ? { PROBE_PATH: probe } : {}) };
       const args = server ? ['--import', './answer-once.mjs', file] : [file];
+      // Run to its end without an error (exit 0): a program that shows its value in a comment prints nothing.
       const { stdout } = await run(process.execPath, args, { cwd: app, env }).catch((err: { stderr: string }) => {
         throw new Error(`${example.file}'s example ${example.name} failed:\n${err.stderr}`);
       });
-      expect(stdout.length, `${example.file}'s example ${example.name} prints something`).toBeGreaterThan(0);
       if (server) {
         expect(probe, `${example.file}: a server example names the request it answers in a // GET comment`).toBeDefined();
         expect(stdout).toMatch(/^200 \{/);

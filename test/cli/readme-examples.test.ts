@@ -4,7 +4,7 @@
 // docs/data-format.md's example dataset is written from its own code blocks, so the files it
 // shows are the files its commands check.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,15 +19,17 @@ function datasetOf(text: string): Record<string, string> {
   return Object.fromEntries([...text.matchAll(/`my-carriers\/([\w.-]+)`:\n\n```\w*\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
 }
 
+/** The README's command-line section and every page of docs/ that shows a command. */
 const DOCUMENTS = [
-  { file: 'README.md', text: readme.slice(readme.indexOf('## Command line'), readme.indexOf('## Your own data')), dataset: undefined },
-  { file: 'docs/cli.md', text: read('docs/cli.md'), dataset: undefined },
-  { file: 'docs/data-format.md', text: read('docs/data-format.md'), dataset: datasetOf(read('docs/data-format.md')) },
-  { file: 'docs/deploy.md', text: read('docs/deploy.md'), dataset: undefined },
-];
+  { file: 'README.md', text: readme.slice(readme.indexOf('## Command line'), readme.indexOf('## Your own data')) },
+  ...readdirSync(new URL('../../docs', import.meta.url))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => ({ file: `docs/${f}`, text: read(`docs/${f}`) }))
+    .filter(({ text }) => /^(?:[A-Z_]+=\S+ )*(?:npx )?carrier-locations /m.test(text)),
+].map((d) => ({ ...d, dataset: d.file === 'docs/data-format.md' ? datasetOf(d.text) : undefined }));
 
-/** The words of a command line, with single quotes as the shell reads them; comments dropped. */
-const words = (line: string) => [...line.replace(/\s+#.*$/, '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+/** The words of a command line, with single quotes as the shell reads them; comments and an output redirection dropped. */
+const words = (line: string) => [...line.replace(/\s+#.*$/, '').replace(/\s+>\s*\S+$/, '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
 
 const folders: string[] = [];
 afterAll(() => {

@@ -17,17 +17,20 @@ interface Example {
   method: string;
   path: string;
   body?: string | undefined;
+  accept?: string | undefined;
 }
 
 function examples(): Example[] {
   return documentFiles().flatMap((file) =>
     readFileSync(join(ROOT, file), 'utf8')
+      // A command continued on the next line (`\` at the end) is one command.
+      .replace(/\\\n\s*/g, '')
       .split('\n')
       .filter((line) => line.startsWith('curl '))
       .map((line) => {
         const { request: req, keyed } = curlRequest(line);
         const [, method, path, body] = /^(GET|POST) (\S+)(?: (.*))?$/.exec(req)!;
-        return { file, line, keyed, method, path, body };
+        return { file, line, keyed, method, path, body, accept: /-H 'Accept: ([^']+)'/i.exec(line)?.[1] };
       }),
   );
 }
@@ -47,9 +50,14 @@ describe('the curl examples of the README and docs/', () => {
     it(`${example.file}: ${example.line}`, async () => {
       let req = example.method === 'POST' ? request(app).post(example.path).set('Content-Type', 'application/json').send(example.body) : request(app).get(example.path);
       if (example.keyed) req = req.set('X-API-Key', KEYS.enterprise);
+      if (example.accept) req = req.set('Accept', example.accept);
       const res = await req;
       expect(res.status, res.text.slice(0, 200)).toBe(200);
-      const body = res.body as Record<string, unknown>;
+      const body = (res.type.endsWith('json') ? res.body : JSON.parse(res.text)) as Record<string, unknown>;
+      if (body.type === 'FeatureCollection') {
+        expect((body.features as unknown[]).length, 'a GeoJSON example should show features').toBeGreaterThan(0);
+        return;
+      }
       if ('locations' in body) expect((body.locations as unknown[]).length, 'an example should show locations').toBeGreaterThan(0);
       if ('results' in body && Array.isArray(body.results)) expect(body.results.length).toBeGreaterThan(0);
       if ('results' in body && !Array.isArray(body.results)) expect(body.total).toBeGreaterThan(0);
