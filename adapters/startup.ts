@@ -18,6 +18,10 @@ export interface StartOptions {
   defaultSnapshot?: string | undefined;
   /** Compiles DATA_DIR: given by the runtimes that serve a dataset directory (the build's code stays out of the others). */
   compile?: Compile | undefined;
+  /** The store, made by the caller (a cluster worker's, which asks the primary); default the one the configuration names. */
+  kv?: KvStore | undefined;
+  /** A cluster worker's id: every log line of the process names it. */
+  worker?: number | undefined;
 }
 
 /** An engine on a dataset directory compiled now: createEngine of carrier-locations/build. */
@@ -37,13 +41,19 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = pino({ level: config.logLevel }, logDestination());
+  const root = pino({ level: config.logLevel }, logDestination());
+  const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: config.snapshotPath || config.dataDir || options.defaultSnapshot || 'the bundled sample' }, 'loading data');
   const engine = load();
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const kv =
+    options.kv ??
+    (await createKvStore(
+      { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+      { onError: (err) => logger.warn({ err }, 'redis connection error') },
+    ));
   const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
   return {
     core: createApp({ engine, keys, kv, logger, map }),

@@ -107,8 +107,8 @@ describe('the tarball', () => {
 });
 
 describe('installed with scripts off into an empty project', () => {
-  it('leaves the optional peers (express, ioredis, swagger-ui-dist) uninstalled', () => {
-    for (const peer of ['express', 'ioredis', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
+  it('leaves the optional peers (express, ioredis, the DynamoDB client, swagger-ui-dist) uninstalled', () => {
+    for (const peer of ['express', 'ioredis', '@aws-sdk/client-dynamodb', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
   });
 
   it('answers a search from the bundled snapshot, as this repository does, loading no adapter or build dependency', async () => {
@@ -271,7 +271,7 @@ describe('with express installed next to it', () => {
     expect(await exitCode(child)).toBe(0);
   });
 
-  it('bundled into an application by esbuild without ioredis (marked external, as an optional peer): serves, and never loads it', async () => {
+  it('bundled into an application by esbuild without ioredis or the DynamoDB client (marked external, as optional peers): serves, and never loads them', async () => {
     writeFileSync(
       join(app, 'bundled-server.js'),
       [
@@ -292,7 +292,7 @@ describe('with express installed next to it', () => {
     const bundle = join(app, 'bundled', 'server.mjs');
     // The usual set-up of an ES module bundle for Node: its CommonJS dependencies (pino) call require().
     const banner = "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);";
-    await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis'], logLevel: 'error' });
+    await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis', '@aws-sdk/client-dynamodb'], logLevel: 'error' });
     expect(existsSync(join(app, 'node_modules', 'ioredis'))).toBe(false);
     const { stdout } = await run(process.execPath, [bundle], { cwd: app, env: { ...process.env, REDIS_URL: '' } });
     expect(stdout).toBe(createEngine().searchJson({ zip: '75201' }));

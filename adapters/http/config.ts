@@ -2,7 +2,8 @@
 // the variable instead of surfacing later as odd behaviour.
 
 import * as z from 'zod';
-import { isRedisUrl, REDIS_URL_FORMAT } from '../kv/create.js';
+import { availableParallelism } from 'node:os';
+import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 
 export interface Config {
@@ -11,6 +12,12 @@ export interface Config {
   /** `key:plan[:monthlyQuota],...`; undefined when unset or blank. */
   apiKeys: string | undefined;
   redisUrl: string | undefined;
+  /** The DynamoDB table quotas are counted in (credentials and region from the AWS SDK's standard chain). */
+  dynamodbTable: string | undefined;
+  /** A local DynamoDB instead of the region's. */
+  dynamodbEndpoint: string | undefined;
+  /** Server processes on the one port: 1 is a single process (no cluster primary). */
+  workers: number;
   /** A compiled snapshot to load; wins over `dataDir`. */
   snapshotPath: string | undefined;
   dataDir: string | undefined;
@@ -75,6 +82,22 @@ const positiveIntegerText = (name: string) =>
 const positiveInteger = (name: VariableName) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(Number(defaultOf(name))));
 const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
+/**
+ * How many server processes: a whole number from 1, or `auto` for one per core the OS gives this
+ * process (os.availableParallelism); `name` is what the message calls it.
+ */
+export const workersSchema = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d+|auto)$/, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .transform((text) => (text === 'auto' ? availableParallelism() : Number(text)))
+    .refine((n) => n >= 1, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .refine((n) => n <= MAX_WORKERS, { error: `${name} must be at most ${MAX_WORKERS}` });
+
+/** Far more than any host's cores: a typo (WORKERS=80000) is refused rather than forking that many. */
+const MAX_WORKERS = 256;
+
 /** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
 export const portSchema = (name: string) =>
   z
@@ -118,6 +141,17 @@ export const ENVIRONMENT = {
   BASE_PATH: { scope: 'lambda', unset: 'none', description: "a prefix in front of the API's routes that the event's route does not account for (`/carriers`), dropped where present" },
   LOG_LEVEL: { scope: 'all', default: 'info', description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; at `info`, one JSON line per request' },
   NODE_ENV: { scope: 'server', unset: 'not production', description: '`production` (in any case) refuses to start without `API_KEYS`' },
+  WORKERS: {
+    scope: 'server',
+    default: '1',
+    description: 'server processes on one port (node:cluster): a whole number from 1, or `auto` for one per core (see docs/scaling.md)',
+  },
+  DYNAMODB_TABLE: {
+    scope: 'all',
+    unset: 'no DynamoDB',
+    description: 'count quotas in this DynamoDB table instead (needs `@aws-sdk/client-dynamodb`; not with `REDIS_URL`; see docs/scaling.md)',
+  },
+  DYNAMODB_ENDPOINT: { scope: 'all', unset: "the region's", description: 'a local DynamoDB (`http://127.0.0.1:8000`) instead of the region\'s; only with `DYNAMODB_TABLE`' },
   MAP_TILES_URL: {
     scope: 'all',
     unset: 'the shipped basemap',
@@ -157,6 +191,9 @@ const envSchema = z.object({
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
   // The message never repeats the value: it may hold the password.
   REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
+  DYNAMODB_TABLE: optionalText.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT }),
+  DYNAMODB_ENDPOINT: optionalText.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT }),
+  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(Number(defaultOf('WORKERS')))),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   BASE_PATH: optionalText.transform((path) => {
@@ -186,6 +223,10 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS'),
 } satisfies Record<VariableName, z.ZodType>).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+}).refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, {
+  error: ONE_STORE,
+}).refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
+  error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
 });
 
 /** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
@@ -218,6 +259,9 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     server: e.SERVER,
     apiKeys: e.API_KEYS,
     redisUrl: e.REDIS_URL,
+    dynamodbTable: e.DYNAMODB_TABLE,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    workers: e.WORKERS,
     snapshotPath: e.SNAPSHOT_PATH,
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,

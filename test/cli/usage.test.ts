@@ -42,7 +42,7 @@ describe('--help on every command', () => {
   it.each([
     ['build', ['--out', '--zips']],
     ['validate', ['--json', '--strict', '--zips']],
-    ['serve', ['--data', '--port', '--server', '--snapshot']],
+    ['serve', ['--data', '--port', '--server', '--snapshot', '--workers']],
   ])('%s', async (command, options) => {
     expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
   });
@@ -109,6 +109,7 @@ describe('bad usage exits 2 with the reason first', () => {
     [['geocode', '--zip', '75201', '--zip', '75202'], /^error: option '--zip <zip>' argument '75202' is invalid\. --zip was already given as '75201': give it once\.\n/],
     [['serve', '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. --port must be an integer from 0 to 65535\./],
     [['serve', '--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid/],
+    [['serve', '--workers', 'all'], /^error: option '--workers <n>' argument 'all' is invalid\. --workers must be a positive integer or "auto" \(one per core\)\./],
     [['geocode', '--zip', '75201', '--snapshot', ''], /^error: option '--snapshot <file>' argument '' is invalid\. A path is required\./],
     [['geocode', '--zip', '75201', '--data', ' '], /^error: option '--data <dir>' argument ' ' is invalid\. A path is required\./],
     // A flag the endpoint needs, missing: named as a flag, not as the API's parameter.
