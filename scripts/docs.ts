@@ -124,8 +124,9 @@ function requestOf(line: string, key: string | null = DOCS_KEY) {
 /** A `curl` line of the docs as the request line the generator understands. */
 export function curlRequest(line: string): { request: string; keyed: boolean } {
   const body = /-d '([^']*)'/.exec(line)?.[1];
-  const url = /'?(?:http:\/\/)?localhost:3000(\/[^' ]*)'?/.exec(line);
-  if (!url) throw new Error(`no localhost:3000 URL in the example: ${line}`);
+  // The local server, or a deployed one named by a variable (`"$API_URL/api/health"`): the same API.
+  const url = /['"]?(?:(?:http:\/\/)?localhost:3000|\$\{?[A-Z_]+\}?)(\/[^'" ]*)['"]?/.exec(line);
+  if (!url) throw new Error(`no localhost:3000 or $API_URL URL in the example: ${line}`);
   return { request: body === undefined ? `GET ${url[1]}` : `POST ${url[1]} ${body}`, keyed: line.includes('"$H"') || line.includes('X-API-Key') };
 }
 
