@@ -273,7 +273,7 @@ function sampleFiles(): string {
   const dir = join(ROOT, 'data', 'sample');
   const csv = (name: string) => `\`${name}\`:\n\n\`\`\`csv\n${readFileSync(join(dir, name), 'utf8').split('\n').slice(0, 4).join('\n')}\n\`\`\``;
   const carriers = (JSON.parse(readFileSync(join(dir, 'carriers.json'), 'utf8')) as unknown[]).slice(0, 3);
-  const json = `\`carriers.json\` (the first three of its entries):\n\n\`\`\`json\n[\n${carriers.map((c) => `  ${oneLine(c as object, new Set()) ?? wrapped(Object.entries(c as object), '  ', new Set(), 0)}`).join(',\n')},\n  ...\n]\n\`\`\``;
+  const json = `\`carriers.json\` (the first three of its entries):\n\n\`\`\`json\n[\n${carriers.map((c) => `  ${oneLine(c as object, new Set()) ?? wrapped(Object.entries(c as object), '  ', new Set(), 0) ?? shorten(c, '  ', new Set())}`).join(',\n')},\n  ...\n]\n\`\`\``;
   return [json, csv('terminals.csv'), csv('service-points.csv')].join('\n\n');
 }
 
@@ -326,6 +326,12 @@ const GENERATORS: Record<string, (c: DocsContext) => string | Promise<string>> =
 const VOLATILE = new Set(['timestamp', 'total_ms', 'ms', 'x-request-id', 'x-ratelimit-reset']);
 
 /**
+ * A value as the docs show it: calendar dates as `...`, so that the pages tell no dates (the
+ * examples pin the day they ask about in their query, and the answer's dates follow from it).
+ */
+const literal = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? '...' : JSON.stringify(value));
+
+/**
  * JSON as a reader wants it: short objects and lists of plain values on one line, the first of a
  * list of objects and the first two entries of a map of lists, the rest as `...`.
  */
@@ -333,7 +339,7 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    if (value.every((v) => v === null || typeof v !== 'object')) return oneLine(value, omit) ?? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    if (value.every((v) => v === null || typeof v !== 'object')) return oneLine(value, omit) ?? `[${value.map(literal).join(', ')}]`;
     const more = value.length > 1 ? `,\n${inner}...` : '';
     return `[\n${inner}${shorten(value[0], inner, omit)}${more}\n${indent}]`;
   }
@@ -348,7 +354,7 @@ export function shorten(value: unknown, indent = '', omit: ReadonlySet<string> =
     if (isMap) lines.push(`${inner}...`);
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
-  return JSON.stringify(value);
+  return literal(value);
 }
 
 /** An object of plain values over several lines of at most 100 characters: a result, compactly. */
@@ -356,7 +362,7 @@ function wrapped(entries: [string, unknown][], indent: string, omit: ReadonlySet
   if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || omit.has(k.toLowerCase()))) return undefined;
   const lines = [`{`];
   for (const [i, [k, v]] of entries.entries()) {
-    const item = `${JSON.stringify(k)}: ${JSON.stringify(v)}${i < entries.length - 1 ? ',' : ' }'}`;
+    const item = `${JSON.stringify(k)}: ${literal(v)}${i < entries.length - 1 ? ',' : ' }'}`;
     const last = lines.length - 1;
     const width = (last === 0 ? indent.length + lead : 0) + lines[last].length + 1 + item.length;
     if (width <= 100) lines[last] += ` ${item}`;
@@ -370,8 +376,8 @@ function oneLine(value: object, omit: ReadonlySet<string>): string | undefined {
   const entries = Array.isArray(value) ? value.map((v) => [undefined, v] as const) : Object.entries(value);
   if (entries.some(([k, v]) => (v !== null && typeof v === 'object') || (k !== undefined && omit.has(k.toLowerCase())))) return undefined;
   const text = Array.isArray(value)
-    ? `[${value.map((v) => JSON.stringify(v)).join(', ')}]`
-    : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')} }`;
+    ? `[${value.map(literal).join(', ')}]`
+    : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${literal(v)}`).join(', ')} }`;
   return text.length <= 100 ? text : undefined;
 }
 

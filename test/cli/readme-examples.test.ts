@@ -4,9 +4,10 @@
 // docs/data-format.md's example dataset is written from its own code blocks, so the files it
 // shows are the files its commands check.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { writeDataset } from '../support/small-dataset.js';
@@ -60,6 +61,8 @@ describe.each(DOCUMENTS)('the command-line examples of $file', ({ file, text, da
       cwd = mkdtempSync(join(tmpdir(), 'cli-docs-'));
       folders.push(cwd);
       writeDataset(join(cwd, 'my-carriers'), dataset);
+      // Examples that name the repository's own example files (`data/examples/...`) find them there.
+      symlinkSync(fileURLToPath(new URL('../../data', import.meta.url)), join(cwd, 'data'), 'dir');
     }
     if (args[0] !== 'serve') {
       const run = await runCli(args, { cwd, env });
