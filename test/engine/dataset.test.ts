@@ -420,7 +420,8 @@ describe('compiled snapshot', () => {
       e.dropPoint('DP10001'),
     ];
     expect(answers(fromSnap, zips, extra)).toEqual(answers(fromDir, zips, extra));
-  });
+    // Compiles the whole sample twice: seconds alone, far longer on a loaded shared machine.
+  }, 180_000);
 
   it('a foreign file (wrong magic) fails with a DatasetError naming the file', () => {
     const valid = join(root, 'magic-src.snapshot');
