@@ -3,33 +3,10 @@
 // or JSON out). Exit codes: 0 done, 1 a user error (one plain line on stderr, never a stack trace),
 // 2 bad usage (commander's message and a pointer to --help).
 
-import { createRequire } from 'node:module';
-import { Command, CommanderError } from 'commander';
-import { addBuildCommand } from './cli/build.js';
+import { CommanderError } from 'commander';
 import { describeError } from './cli/errors.js';
-import { addHelpCommand } from './cli/help.js';
-import { addLookupCommands } from './cli/lookups.js';
 import { guardOutput } from './cli/output.js';
-import { addServeCommand } from './cli/serve.js';
-import { addValidateCommand } from './cli/validate.js';
-
-// The package refers to itself by name (its `exports` list package.json), from dist/ and source alike.
-const { version } = createRequire(import.meta.url)('carrier-locations/package.json') as { version: string };
-
-function createProgram(): Command {
-  const program = new Command('carrier-locations')
-    .description('Freight-carrier locations near any US ZIP, city or state: look-ups, the HTTP API, and dataset builds.')
-    .version(version)
-    // Settings that the commands added below inherit.
-    .exitOverride()
-    .showHelpAfterError('(add --help for usage)');
-  addBuildCommand(program);
-  addValidateCommand(program);
-  addServeCommand(program);
-  addLookupCommands(program);
-  addHelpCommand(program);
-  return program;
-}
+import { createProgram } from './cli/program.js';
 
 guardOutput();
 try {

@@ -565,7 +565,7 @@ if (wanted(5)) {
 
 // ---------------------------------------------------------------------------------------------
 
-heading('Summary (paste into README "Performance")');
+heading('Summary (paste into docs/performance.md)');
 console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs: the query path's and the scale runs' means, elsewhere medians over batches of each batch's mean per call.\n`);
 console.log(markdownTable(['Measure', 'Engine', 'Baseline', 'Ratio', 'Target'], summary, ['l', 'l', 'l', 'l', 'l']));
 console.log(`\nbench runtime ${((performance.now() - started) / 1e3).toFixed(1)} s; load average at the end ${loadAvg()}${sinkValue() === 0.5 ? ' ' : ''}`);

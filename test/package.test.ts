@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
@@ -26,13 +26,17 @@ const SLOW = 180_000;
 /** The README's "Library" program: what an embedder writes first. */
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 const libraryProgram = /## Library\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1];
-/** The README's program that mounts the API in an Express app. */
-const embeddingProgram = /### Embedding in an existing Express app\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)![1];
+/** Every TypeScript example of the README and docs/, by file and position. */
+const documents = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const tsExamples = documents.flatMap((file) =>
+  [...readFileSync(join(repo, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${file.replace(/\W/g, '-')}-${i + 1}`, file, code: m[1] })),
+);
 
 let root: string;
 let app: string;
 let packed: { filename: string; size: number; files: { path: string }[] };
 let installedBin: CliOptions;
+let lambdaBuild: string;
 
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
 const node = (args: string[]) => run(process.execPath, args, { cwd: app });
@@ -50,6 +54,10 @@ async function sourceTree(into: string): Promise<string> {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'package-'));
   const source = await sourceTree(join(root, 'source'));
+  // What `npm run build:lambda` made before: packing must leave it (only the packed folders are rebuilt).
+  lambdaBuild = join(source, 'dist', 'lambda', 'index.mjs');
+  mkdirSync(dirname(lambdaBuild), { recursive: true });
+  writeFileSync(lambdaBuild, 'export const handler = () => {};\n');
   // Script output (the snapshot build) shares stdout with the JSON report, which comes last.
   const { stdout } = await npm(['pack', '--json', '--pack-destination', root], source);
   [packed] = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m)));
@@ -75,6 +83,10 @@ describe('the tarball', () => {
     const devTool = /^dist\/(adapters\/build-(lambda|map)|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
     const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
     expect(paths.filter((p) => p.endsWith('.js') && !mapAssets.includes(p)).sort()).toEqual(expected.sort());
+  });
+
+  it('leaves dist/ as the build made it: the Lambda bundle beside the packed code stays', () => {
+    expect(readFileSync(lambdaBuild, 'utf8')).toBe('export const handler = () => {};\n');
   });
 
   it('is publishable: not private, a version, license, description, keywords, repository', () => {
@@ -106,9 +118,9 @@ describe('the tarball', () => {
     }
   }, SLOW);
 
-  it('has the size the README states', () => {
-    const stated = /tarball is about ([\d.]+) MB/.exec(readme);
-    expect(stated, 'the README states the tarball size').not.toBeNull();
+  it('has the size docs/library.md states', () => {
+    const stated = /tarball is about ([\d.]+) MB/.exec(readFileSync(join(repo, 'docs', 'library.md'), 'utf8'));
+    expect(stated, 'docs/library.md states the tarball size').not.toBeNull();
     expect(Math.abs(Number(stated![1]) - packed.size / 1e6)).toBeLessThan(0.5);
   });
 });
@@ -327,14 +339,53 @@ describe('with express installed next to it', () => {
         "engine.search({ zip: '75201', radius: true });",
       ].join('\n'),
     );
-    writeFileSync(join(app, 'readme-library.ts'), libraryProgram);
-    writeFileSync(join(app, 'readme-embedding.ts'), embeddingProgram);
+    // Each example of the docs as a module of its own (`export {}`: none shares another's names).
+    for (const example of tsExamples) writeFileSync(join(app, `${example.name}.ts`), `${example.code}\nexport {};\n`);
     const tsconfig = `tsconfig.${name}.json`;
     // The strictest settings a consumer may have: optional properties must admit an explicit undefined.
     const compilerOptions = { ...resolution, target: 'es2022', strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, types: ['node'] };
-    writeFileSync(join(app, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts', 'readme-library.ts', 'readme-embedding.ts'] }));
+    writeFileSync(join(app, tsconfig), JSON.stringify({ compilerOptions, files: ['consumer.ts', ...tsExamples.map((e) => `${e.name}.ts`)] }));
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const checked = await node([tsc, '-p', tsconfig]).catch((err: { stdout: string }) => err);
     expect(checked.stdout).toBe('');
   });
+
+  it('runs every TypeScript example of the README and docs/: programs to their end, servers until they answer the request their comment names', async () => {
+    expect(tsExamples.length).toBeGreaterThanOrEqual(5);
+    // The folder the examples compile data from.
+    writeDataset(join(app, 'my-carriers'));
+    // A server example is stopped once it has answered: listen() on a free port, then the request
+    // of its `// GET /path` comment, printed, and the process ends.
+    writeFileSync(
+      join(app, 'answer-once.mjs'),
+      [
+        "import http from 'node:http';",
+        'const listen = http.Server.prototype.listen;',
+        'http.Server.prototype.listen = function (...args) {',
+        "  this.once('listening', async () => {",
+        "    const reply = await fetch(`http://127.0.0.1:${this.address().port}${process.env.PROBE_PATH}`, { headers: { 'x-api-key': 'mykey' } });",
+        "    process.stdout.write(`${reply.status} ${await reply.text()}`);",
+        '    process.exit(0);',
+        '  });',
+        "  return listen.call(this, 0, '127.0.0.1');",
+        '};',
+      ].join('\n'),
+    );
+    for (const example of tsExamples) {
+      const file = join(app, `${example.name}.mjs`);
+      writeFileSync(file, (await transform(example.code, { loader: 'ts', format: 'esm' })).code);
+      const probe = /\/\/ GET (\/\S+)/.exec(example.code)?.[1];
+      const server = example.code.includes('.listen(');
+      const env = { ...process.env, API_KEYS: 'mykey:pro', REDIS_URL: '', LOG_LEVEL: 'silent', ...(probe ? { PROBE_PATH: probe } : {}) };
+      const args = server ? ['--import', './answer-once.mjs', file] : [file];
+      // Run to its end without an error (exit 0): a program that shows its value in a comment prints nothing.
+      const { stdout } = await run(process.execPath, args, { cwd: app, env }).catch((err: { stderr: string }) => {
+        throw new Error(`${example.file}'s example ${example.name} failed:\n${err.stderr}`);
+      });
+      if (server) {
+        expect(probe, `${example.file}: a server example names the request it answers in a // GET comment`).toBeDefined();
+        expect(stdout).toMatch(/^200 \{/);
+      }
+    }
+  }, SLOW);
 });

@@ -1,5 +1,5 @@
-// The generated sample dataset: deterministic, committed as generated, and shaped as DESIGN.md
-// says. Expectations are written out here rather than imported from the generator, so a change
+// The generated sample dataset: deterministic, committed as generated, and shaped as docs/data-format.md
+// ("The sample networks are synthetic") says. Expectations are written out here rather than imported from the generator, so a change
 // to the generator's tables cannot quietly change what is being checked.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -171,7 +171,7 @@ describe('carriers.json', () => {
 });
 
 describe('terminals.csv', () => {
-  it('has the network sizes of DESIGN.md', () => {
+  it('has the network sizes of docs/data-format.md', () => {
     for (const [carrier, [min, max]] of Object.entries(TERMINAL_COUNT_RANGES)) {
       const count = terminalsByCarrier.get(carrier)?.length ?? 0;
       expect(count, carrier).toBeGreaterThanOrEqual(min);

@@ -3,9 +3,14 @@
 // keeps working and a flag wins over its variable.
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { portSchema, workersSchema } from '../http/config.js';
+import { ENVIRONMENT, portSchema, workersSchema } from '../http/config.js';
 import { addDataOptions, withDataFlags, type DataFlags, type Env } from './data-source.js';
 import { unguardOutput } from './output.js';
+
+/** The variables a server reads, as its help lists them. */
+const SERVER_VARIABLES = Object.entries(ENVIRONMENT)
+  .filter(([, v]) => v.scope !== 'lambda')
+  .map(([name]) => name);
 
 interface ServeFlags extends DataFlags {
   port?: string;
@@ -18,9 +23,8 @@ export function addServeCommand(program: Command): void {
     .command('serve')
     .summary('serve the HTTP API')
     .description(
-      'Serve the HTTP API. Configured by the environment (PORT, SERVER, WORKERS, API_KEYS, REDIS_URL, DYNAMODB_TABLE, ' +
-        'SNAPSHOT_PATH, DATA_DIR, LOG_LEVEL, LOG_FORMAT, TRUST_PROXY, CORS_ORIGINS, NODE_ENV); a flag wins over its variable. ' +
-        'Without API_KEYS a development key is logged.',
+      `Serve the HTTP API. Configured by the environment (${SERVER_VARIABLES.join(', ')}); ` +
+        'a flag wins over its variable. Without API_KEYS a development key is printed.',
     );
   addDataOptions(serve)
     .addOption(new Option('--port <n>', 'port to listen on (default: $PORT, else 3000)').argParser(port))

@@ -92,7 +92,7 @@ const positiveIntegerText = (name: string) =>
     .transform(Number)
     .refine((n) => n > 0, { error: `${name} must be a positive integer` })
     .refine((n) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS} (about 24.8 days)` });
-const positiveInteger = (name: string, fallback: number) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(fallback));
+const positiveInteger = (name: VariableName) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(Number(defaultOf(name))));
 const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
 /**
@@ -119,11 +119,105 @@ export const portSchema = (name: string) =>
     .transform(Number)
     .refine((n) => n <= 65_535, { error: `${name} must be an integer from 0 to 65535` });
 
+/** Who reads a variable: every runtime, or only a server (a Lambda ignores it rather than fail on a value it never uses). */
+export type VariableScope = 'all' | 'server' | 'lambda';
+
+export interface EnvironmentVariable {
+  scope: VariableScope;
+  /** The value used when it is unset or blank, as it would be written; none when unset means something else. */
+  default?: string | undefined;
+  /** What unset means, where there is no default value. */
+  unset?: string | undefined;
+  description: string;
+}
+
+/**
+ * Every variable the service reads, with its default and meaning: the parser below takes its
+ * defaults and scopes from here, and docs/deploy.md's table is made from it (`npm run docs`).
+ */
+export const ENVIRONMENT = {
+  PORT: { scope: 'server', default: '3000', description: 'port to listen on (0: any free port)' },
+  SERVER: { scope: 'server', default: 'express', description: '`express`, or `node` for plain `node:http` (the fastest; needs no `express` installed)' },
+  API_KEYS: {
+    scope: 'all',
+    unset: 'a development key, printed at start',
+    description:
+      '`key:plan[:monthlyQuota],...`, plans `basic`, `pro`, `enterprise`; held only as SHA-256 hashes. Required when `NODE_ENV=production` and on Lambda',
+  },
+  REDIS_URL: {
+    scope: 'all',
+    unset: 'quota counters in memory',
+    description: 'share quota counters between processes through Redis: `redis://[:password@]host:port[/db]` or `rediss://` (TLS)',
+  },
+  SNAPSHOT_PATH: { scope: 'all', unset: 'the bundled sample', description: 'a compiled snapshot to load; wins over `DATA_DIR`' },
+  DATA_DIR: { scope: 'all', unset: 'the bundled sample', description: 'a dataset directory to compile at start-up (servers and the command line; a Lambda refuses it)' },
+  BASE_PATH: { scope: 'lambda', unset: 'none', description: "a prefix in front of the API's routes that the event's route does not account for (`/carriers`), dropped where present" },
+  LOG_LEVEL: { scope: 'all', default: 'info', description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; at `info`, one JSON line per request' },
+  LOG_FORMAT: { scope: 'all', default: 'json', description: '`json` (one pino object per line) or `pretty` (pino-pretty, for a person at a terminal; needs `pino-pretty` installed)' },
+  TRUST_PROXY: {
+    scope: 'all',
+    default: 'false',
+    description: "`true`, `false` or the number of proxies in front: how far `X-Forwarded-For` is trusted for the client's address in the log",
+  },
+  CORS_ORIGINS: {
+    scope: 'all',
+    unset: 'no CORS headers',
+    description: 'origins a browser page may call the API from, comma-separated (`https://app.example.com`), or `*`; preflights need no key',
+  },
+  NODE_ENV: {
+    scope: 'server',
+    unset: 'not production',
+    description: '`production` (in any case) refuses to start without `API_KEYS`, or without `SNAPSHOT_PATH` or `DATA_DIR`',
+  },
+  WORKERS: {
+    scope: 'server',
+    default: '1',
+    description: 'server processes on one port (node:cluster): a whole number from 1, or `auto` for one per core (see docs/scaling.md)',
+  },
+  DYNAMODB_TABLE: {
+    scope: 'all',
+    unset: 'no DynamoDB',
+    description: 'count quotas in this DynamoDB table instead (needs `@aws-sdk/client-dynamodb`; not with `REDIS_URL`; see docs/scaling.md)',
+  },
+  DYNAMODB_ENDPOINT: { scope: 'all', unset: "the region's", description: 'a local DynamoDB (`http://127.0.0.1:8000`) instead of the region\'s; only with `DYNAMODB_TABLE`' },
+  MAP_TILES_URL: {
+    scope: 'all',
+    unset: 'the shipped basemap',
+    description: "a tile URL template, `http(s)://host/.../{z}/{x}/{y}...`, drawn under the `/map` page's outlines (see docs/maps.md)",
+  },
+  MAP_TILES_ATTRIBUTION: { scope: 'all', unset: 'none', description: 'the credit the tile server asks for, shown in the corner of `/map`' },
+  HEADERS_TIMEOUT_MS: { scope: 'server', default: String(DEFAULT_LIMITS.headersTimeoutMs), description: 'the request line and headers must arrive within this, else 408' },
+  REQUEST_TIMEOUT_MS: {
+    scope: 'server',
+    default: String(DEFAULT_LIMITS.requestTimeoutMs),
+    description: 'the whole request, body included, must arrive within this, else 408 (at least `HEADERS_TIMEOUT_MS`)',
+  },
+  KEEP_ALIVE_TIMEOUT_MS: { scope: 'server', default: String(DEFAULT_LIMITS.keepAliveTimeoutMs), description: 'an idle keep-alive connection is closed after this' },
+  MAX_CONNECTIONS: {
+    scope: 'server',
+    default: String(DEFAULT_LIMITS.maxConnections),
+    description: "connections beyond this are closed as they arrive (and logged); the default is lowered below the process's open-file limit",
+  },
+  MAX_CONNECTIONS_PER_CLIENT: {
+    scope: 'server',
+    unset: 'no limit',
+    description: 'connections from one address beyond this are closed as they arrive; set it where clients reach the server directly, not behind a proxy',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    scope: 'server',
+    default: String(DEFAULT_LIMITS.shutdownTimeoutMs),
+    description: 'on SIGTERM or SIGINT, what is still open after this is closed and the process exits',
+  },
+} as const satisfies Record<string, EnvironmentVariable>;
+
+type VariableName = keyof typeof ENVIRONMENT;
+const defaultOf = (name: VariableName): string => (ENVIRONMENT[name] as EnvironmentVariable).default!;
+
 const envSchema = z.object({
-  PORT: z.preprocess(blankToUndefined, portSchema('PORT').default(3000)),
+  PORT: z.preprocess(blankToUndefined, portSchema('PORT').default(Number(defaultOf('PORT')))),
   SERVER: z.preprocess(
     blankToUndefined,
-    z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default('express'),
+    z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default(defaultOf('SERVER') as 'express'),
   ),
   API_KEYS: optionalText,
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
@@ -131,7 +225,7 @@ const envSchema = z.object({
   REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
   DYNAMODB_TABLE: optionalText.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT }),
   DYNAMODB_ENDPOINT: optionalText.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT }),
-  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(1)),
+  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(Number(defaultOf('WORKERS')))),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   BASE_PATH: optionalText.transform((path) => {
@@ -146,11 +240,11 @@ const envSchema = z.object({
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
       })
-      .default('info'),
+      .default(defaultOf('LOG_LEVEL') as 'info'),
   ),
   LOG_FORMAT: z.preprocess(
     blankToUndefined,
-    z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }).default('json'),
+    z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }).default(defaultOf('LOG_FORMAT') as 'json'),
   ),
   TRUST_PROXY: z.preprocess(
     blankToUndefined,
@@ -181,13 +275,14 @@ const envSchema = z.object({
     error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
   }),
   MAP_TILES_ATTRIBUTION: optionalText,
-  HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
-  REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
-  KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
+  HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS'),
+  REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS'),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS'),
+  // No default here: a server's default depends on its open-file limit, read at start (below).
   MAX_CONNECTIONS: optionalPositiveInteger('MAX_CONNECTIONS'),
   MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
-  SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
-}).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+  SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS'),
+} satisfies Record<VariableName, z.ZodType>).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
 }).refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, {
   error: ONE_STORE,
@@ -215,7 +310,7 @@ const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
-const SERVER_ONLY = ['PORT', 'SERVER', 'WORKERS', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
+const SERVER_ONLY: readonly string[] = Object.entries(ENVIRONMENT).filter(([, v]) => v.scope === 'server').map(([name]) => name);
 
 /** The configuration for a runtime: a server, or a Lambda (which has no port, socket limits or dataset compiler). */
 export function readConfig(env: Record<string, string | undefined>, runtime: Runtime = 'server'): Config {

@@ -3,7 +3,7 @@
 // ends `serve` with exit code 0.
 
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -187,5 +187,41 @@ describe('npm start', () => {
     }
     // npm itself is ended by the signal (no exit code); serve's own exit code is tested above.
     await exitCode(child);
+  });
+
+  it('prints what the README shows, and stops its server when npm alone gets the Ctrl-C (no shell left between npm and node to swallow it)', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    // As a newcomer runs it: no keys, the default log level.
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let printed = '';
+    child.stdout!.on('data', (d) => (printed += d));
+    let url: string;
+    try {
+      url = await listeningUrl(child);
+      await vi.waitFor(() => expect(printed).toMatch(/API key \(send as X-API-Key\): \S+\n/));
+      // What varies from run to run: the port, the key, the log line's time, process id and host.
+      const steady = (text: string) =>
+        text
+          .replace(/localhost:\d+/g, 'localhost:PORT')
+          .replace(/dev_\S+/, 'dev_KEY')
+          .replace(/"time":\d+,"pid":\d+,"hostname":"[^"]*"/, '"time":T,"pid":P,"hostname":"H"')
+          .trim();
+      const shown = /`npm start` prints[\s\S]*?```text\n([\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))![1];
+      expect(steady(printed)).toBe(steady(shown));
+      process.kill(child.pid!, 'SIGINT');
+      await exitCode(child);
+    } finally {
+      // Whatever happened above, nothing of this test outlives it.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }
+    // npm exits once its child has: the server no longer answers.
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
   });
 });

@@ -1,4 +1,4 @@
-// A brute-force oracle for the engine's query semantics, written from DESIGN.md alone and read
+// A brute-force oracle for the engine's query semantics, written from docs/http-api.md alone and read
 // straight from the raw files (carriers.json, terminals.csv, service-points.csv, GeoNames US.txt).
 // No engine code is imported: every rule is restated here the slow, obvious way (linear scans,
 // plain haversine), so that a disagreement points at the engine, not at shared code.
@@ -258,7 +258,7 @@ export class Oracle {
   }
 
   /**
-   * DESIGN "Resolving a place". A known ZIP wins (a disagreeing state throws); an unknown ZIP is
+   * docs/http-api.md, "Places, distances and matching". A known ZIP wins (a disagreeing state throws); an unknown ZIP is
    * null unless city (+state) resolve. `pick` chooses among tied city-alone candidates.
    */
   resolve(q: { zip?: string | undefined; city?: string | undefined; state?: string | undefined }, pick: (c: GazPlace[]) => GazPlace = (c) => c[0]): OraclePlace | null {
@@ -330,7 +330,7 @@ export class Oracle {
     return best;
   }
 
-  /** DESIGN "exact / direct versus nearby": exact, else (not for a state) nearby within the radius. */
+  /** docs/http-api.md, "Exact versus nearby": exact, else (not for a state) nearby within the radius. */
   answer(place: OraclePlace, carrier: string, radius: number, nearby = true): CarrierAnswer {
     const exact = this.exact(place, carrier);
     if (exact.length > 0) return { carrier, kind: 'exact', hits: exact, borderline: false };

@@ -1,4 +1,4 @@
-// One test (or a small seeded property) per documented rule of DESIGN.md, each with an expected
+// One test (or a small seeded property) per documented rule of docs/http-api.md, each with an expected
 // value computed here from the raw files (GeoNames US.txt, terminals.csv, service-points.csv).
 
 import { readFileSync } from 'node:fs';

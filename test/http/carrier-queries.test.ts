@@ -1,5 +1,5 @@
-// Which per-carrier queries each carrier answers: the routes the spec's carrier sections list, and
-// the terminal page of every carrier with points-served rows (DESIGN: in the sample, also e, g and
+// Which per-carrier queries each carrier answers: the routes docs/http-api.md's per-carrier section
+// lists, and the terminal page of every carrier with points-served rows (in the sample, also e, g and
 // i, whose rows give the unified search its exact matches). The API serves exactly those (any other is a 404), and the library's per-carrier methods answer
 // exactly those too (any other throws NotFoundError, the library's 404), so an embedder never gets
 // an answer the API would refuse.
@@ -11,7 +11,7 @@ import { createTestApp, KEYS, sampleEngine } from './fixtures.js';
 
 type Query = 'locations' | 'search' | 'coverage' | 'terminalPoints' | 'batch' | 'country' | 'schedules';
 
-/** From the spec: carrier-a to -c have their own sections; d to i are named by the health report (list and coverage); j is postal. */
+/** From docs/http-api.md: each carrier's routes follow its carriers.json entry (lookup, points-served rows, schedules); j is postal. */
 const REGIONAL: Query[] = ['locations', 'search', 'coverage'];
 const REGIONAL_SERVING: Query[] = [...REGIONAL, 'terminalPoints'];
 const ANSWERS: Record<string, Query[]> = {
@@ -49,7 +49,7 @@ function outcome(call: () => unknown): 'answered' | 'not found' | 'other error' 
   }
 }
 
-describe('per-carrier queries: the API and the library answer the same ones, those the spec lists', () => {
+describe('per-carrier queries: the API and the library answer the same ones, those docs/http-api.md lists', () => {
   const engine = sampleEngine();
   const app = createTestApp();
 

@@ -505,7 +505,7 @@ export function apiCases(engine: Engine): ApiCase[] {
     },
     { name: 'unknown drop point', request: get('/api/drop-points/NOPE-0'), status: 404, error: /drop point/ },
 
-    // Routes that do not exist, or that the spec names without a design (DESIGN: "Not served")
+    // Routes that do not exist, or that are not served (docs/http-api.md, Conventions)
     { name: 'unknown path', request: get('/api/nothing-here'), status: 404, error: /no route/ },
     ...['article', 'rule', 'package', 'history'].map((kind) => ({
       name: `GET /api/${kind}/:num is not served`,

@@ -128,7 +128,7 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
 
-    it('serves the health report without a key, with the spec probe labels', async () => {
+    it('serves the health report without a key, with the probe labels of docs/http-api.md', async () => {
       const reply = await send({ method: 'GET', path: '/api/health', headers: {} });
       expect(reply.status).toBe(200);
       const report = healthReportSchema.parse(JSON.parse(reply.body));

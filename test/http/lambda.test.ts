@@ -196,7 +196,7 @@ describe('Lambda event details', () => {
     }
   });
 
-  // As on the servers (DESIGN: route, key and quota before a body byte is read): a body that is not
+  // As on the servers (docs/http-api.md: route, key and quota before a body byte is read): a body that is not
   // UTF-8 matters only to a route that reads one, once the key and the quota allow it.
   it('decides route, key and quota before it decodes a body', async () => {
     const notUtf8 = (r: { method: string; path: string; headers?: Record<string, string> }) => {
