@@ -10,7 +10,6 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import { constants } from 'node:os';
-import type { Logger } from 'pino';
 import { loadKeys, type Config } from './http/config.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';

@@ -134,9 +134,9 @@ const REFUSAL_LOG_WINDOW_MS = 10_000;
 function refusalLog(logger: Logger): (setting: string, client: string | undefined, limit: number) => void {
   let windowEnds = 0;
   let unsaid = new Map<string, number>();
-  let flush: NodeJS.Timeout | undefined;
+  let flushing = false;
   const sayUnsaid = () => {
-    flush = undefined;
+    flushing = false;
     for (const [setting, count] of unsaid) logger.warn({ setting, refused: count }, 'connections refused: limit reached');
     unsaid = new Map();
   };
@@ -148,7 +148,10 @@ function refusalLog(logger: Logger): (setting: string, client: string | undefine
       return;
     }
     unsaid.set(setting, (unsaid.get(setting) ?? 0) + 1);
-    flush ??= setTimeout(sayUnsaid, windowEnds - now).unref();
+    if (!flushing) {
+      flushing = true;
+      setTimeout(sayUnsaid, windowEnds - now).unref();
+    }
   };
 }
 
