@@ -493,7 +493,6 @@ export function apiCases(engine: Engine): ApiCase[] {
       status: 404,
       error: /no route/,
     })),
-    { name: 'a known path with another method', request: { method: 'DELETE', path: '/api/locations' }, status: 404, error: /no route/ },
   ];
 
   // Every per-carrier list, search and coverage endpoint, derived from the dataset's carriers.
