@@ -109,14 +109,18 @@ export const placeQuerySchema = z.object({
 });
 
 const hasText = (s: string) => s.trim() !== '';
+/** `a,b`, ` a `: text naming at least one id between its commas (`,` and blank text name none). */
+const namesCarrier = (s: string) => s.split(',').some(hasText);
+
+const NO_CARRIER = 'carriers must not be empty: name one or more carrier ids, comma-separated';
 
 export const searchQuerySchema = placeQuerySchema.extend({
   carriers: z
     .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
-    // Blank text (`carriers=`, one blank value of several) is a client's bug, as `zip=` is; what
-    // names no known carrier (`carriers=,`, `carriers=nobody`, an empty list) is the spec's "all".
-    .refine((value) => (typeof value === 'string' ? hasText(value) : value.every(hasText)), {
-      error: 'carriers must not be empty',
+    // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
+    // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) are the spec's "all".
+    .refine((value) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
+      error: NO_CARRIER,
     })
     .optional()
     .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
@@ -159,8 +163,15 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 export const pathParamSchema = (name: string) =>
   typedText(z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` }), name);
 
+/**
+ * Cities are matched by their letters and digits, accents dropped (placeKey): text without one
+ * (`中`, `!!!`) can match no city, and says so rather than answering an empty page.
+ */
 const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(200, { error: 'city must be at most 200 characters' }), 'city')
-  .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
+  .refine(hasText, NOT_EMPTY('city'))
+  .refine((city) => !hasText(city) || placeKey(city) !== '', {
+    error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
+  })
   .optional();
 
 /** A 2-letter country code in any case, upper-cased. */
@@ -344,8 +355,8 @@ function isPlainDecimal(v: string): boolean {
   return true;
 }
 
-/** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
-const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
+/** Carriers as text naming an id (text naming none, and a list as an array, are zod's). */
+const carriersText: FieldParser = (v) => (typeof v === 'string' && namesCarrier(v) ? v : NOT_SURE);
 
 /** A carrier id: 1-100 characters, none of them a control character. */
 const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasSuspectCharacter(v) ? v : NOT_SURE);
