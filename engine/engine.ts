@@ -11,6 +11,7 @@ import { Network } from './network.js';
 import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
 import type { NetworkTable } from './network-compiler.js';
 import { Records } from './records.js';
+import { MAX_BATCH_ENTRIES } from './requests.js';
 import type {
   CanReachQuery, CarrierBatch, CarrierInfoQuery, CoverageQuery, DropPointsQuery, GeocodeQuery, LocationsQuery, PageQuery, PlaceQuery,
   SearchQuery, ServiceDaysQuery, TextSearchQuery, TransitQuery, ZipBatch,
@@ -25,7 +26,7 @@ import { ZipRecords } from './zip-records.js';
 import type { ZipTables } from './zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
-export const DEFAULT_BATCH_LIMIT = 50;
+export const DEFAULT_BATCH_LIMIT = MAX_BATCH_ENTRIES;
 
 /** A compiled dataset: what a snapshot file holds. */
 export interface SnapshotContent {

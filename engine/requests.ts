@@ -9,12 +9,28 @@ import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
+/** The radius a query may ask for, in miles. */
+export const RADIUS_MILES = { min: 1, max: 100 } as const;
+/** The most entries a batch body may hold: the largest plan's limit (each plan has its own, at most this). */
+export const MAX_BATCH_ENTRIES = 50;
 /** The dates service-days answers for: a `date` query, and the clock of a library caller. */
 export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
 
 const ZIP = /^\d{5}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
+
+/**
+ * The JSON schema the OpenAPI document shows for a schema whose zod input is wider than what a
+ * client should send (a number that arrives as text, a list that may come comma-separated): the
+ * schema's own rendering is replaced, its description kept. Only zod-openapi reads `override`.
+ */
+const documentedAs = (json: Record<string, unknown>) => ({
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
+    Object.assign(jsonSchema, json);
+  },
+});
 
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
 export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
@@ -23,7 +39,8 @@ const zip = (name: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of 5 digits`) })
     .min(1, NOT_EMPTY(name))
-    .regex(ZIP, { error: `${name} must be 5 digits` });
+    .regex(ZIP, { error: `${name} must be 5 digits` })
+    .meta({ description: 'A US ZIP code, 5 digits' });
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
 /** In a `u` pattern a surrogate matches only alone: half of a character, not text. */
@@ -39,13 +56,20 @@ const typedText = (schema: z.ZodString, name: string) =>
     .regex(NO_CONTROL, { error: `${name} must not contain control characters` })
     .regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` });
 
+/**
+ * Text that is more than whitespace. The trim before it already refuses blank text (with "must not
+ * be empty"); the pattern states that rule in the document, where a trim cannot be written.
+ */
+const NOT_BLANK = /\S/;
+
 const optionalText = (name: string, max = 100) =>
   typedText(
     z
       .string({ error: `${name} must be a string` })
       .trim()
       .min(1, NOT_EMPTY(name))
-      .max(max, { error: `${name} must be at most ${max} characters` }),
+      .max(max, { error: `${name} must be at most ${max} characters` })
+      .regex(NOT_BLANK, NOT_EMPTY(name)),
     name,
   ).optional();
 
@@ -55,10 +79,8 @@ const optionalText = (name: string, max = 100) =>
  */
 const requiredText = (name: string, { max = 200, trim = false } = {}) => {
   const text = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
-  return typedText(
-    (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` }),
-    name,
-  );
+  const bounded = (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` });
+  return typedText(trim ? bounded.regex(NOT_BLANK, NOT_EMPTY(name)) : bounded, name);
 };
 
 /**
@@ -79,10 +101,17 @@ const numberLike = (name: string, message: string, decimal: RegExp) =>
       return n;
     });
 
-export const radiusSchema = numberLike('radius', 'radius must be a number from 1 to 100', /^\d+(\.\d+)?$/)
-  .refine((n) => n >= 1 && n <= 100, { error: 'radius must be a number from 1 to 100' })
+const RADIUS_RANGE = `radius must be a number from ${RADIUS_MILES.min} to ${RADIUS_MILES.max}`;
+
+// The document states the number a query's text is read as (its string-or-number input and the
+// transform are how text becomes that number, not a second type a client may send).
+export const radiusSchema = numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/)
+  .refine((n) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE })
   .optional()
-  .meta({ description: 'Nearby-search radius in miles, 1-100; default 25' });
+  .meta({
+    description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}. In a query, a plain decimal (\`12.5\`, no exponent)`,
+    ...documentedAs({ type: 'number', minimum: RADIUS_MILES.min, maximum: RADIUS_MILES.max, default: DEFAULT_RADIUS_MILES }),
+  });
 
 /** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
 const MAX_PAGE = 1_000_000;
@@ -91,14 +120,18 @@ const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
 export const pageSchema = numberLike('page', PAGE_RANGE, /^\d+$/)
   .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
   .optional()
-  .meta({ description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page` });
+  .meta({
+    description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page; default 1`,
+    ...documentedAs({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
+  });
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>
   z
     .string({ error: `${name} must be a 2-letter state code` })
     .min(1, NOT_EMPTY(name))
-    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` });
+    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` })
+    .meta({ description: 'A 2-letter state code, any case', examples: ['IL'] });
 const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
 
 export const placeQuerySchema = z.object({
@@ -123,7 +156,13 @@ export const searchQuerySchema = placeQuerySchema.extend({
       error: NO_CARRIER,
     })
     .optional()
-    .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
+    .meta({
+      description:
+        'Carrier ids to search: repeated (`carriers=a&carriers=b`) or comma-separated (`carriers=a,b`). ' +
+        'Ids the data does not hold are ignored, and when none is held every carrier is searched; naming no id is a 400',
+      // One id a value: the form generators write and clients send; a comma list is read the same.
+      ...documentedAs({ type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*\\S[^,]*$' }, minItems: 1 }),
+    }),
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
@@ -134,8 +173,13 @@ export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 
 export const pagedSchema = z.object({ page: pageSchema });
 
+/** A word of the text search: words shorter than this match too much to be asked for alone. */
+const SEARCH_WORD = /\S{2}/;
+
 export const searchTextSchema = z.object({
-  q: requiredText('q', { trim: true }),
+  q: requiredText('q', { trim: true })
+    .regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })
+    .meta({ description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP' }),
   page: pageSchema,
 });
 
@@ -146,6 +190,10 @@ export const serviceDaysQuerySchema = z.object({
     .string({ error: 'date must be YYYY-MM-DD' })
     .min(1, NOT_EMPTY('date'))
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
+    .meta({
+      format: 'date',
+      description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default: the next service day after today in the ZIP's time zone`,
+    })
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: 'date must be a real calendar date (YYYY-MM-DD)',
     })
@@ -213,13 +261,25 @@ export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'points
   return carrier.lookup === 'zip' && carrier.pointsServed ? coverageOfState : coverageFilter;
 }
 
-/** A batch body's list: an array of strings; entries are checked by `validateBatchList`. */
-const stringListSchema = (field: string) =>
-  z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
+/**
+ * A batch body's list: an array of strings; its entries' pattern, count and uniqueness are checked
+ * by `validateBatchList` (messages naming the entry), and stated here for the document. The
+ * largest plan's limit is the document's; a key's own plan may allow fewer.
+ */
+const stringListSchema = (field: string, entry: RegExp, description: string) =>
+  z
+    .array(z.string({ error: `${field} must contain only strings` }).meta({ override: { pattern: entry.source } }), {
+      error: `${field} must be an array of strings`,
+    })
+    .meta({ description, override: { minItems: 1, maxItems: MAX_BATCH_ENTRIES, uniqueItems: true } });
 
-export const zipBatchSchema = z.object({ zips: stringListSchema('zips').meta({ description: 'Unique 5-digit ZIPs, up to the plan batch limit' }) });
+export const zipBatchSchema = z.object({ zips: stringListSchema('zips', ZIP, 'Unique 5-digit ZIPs, up to the plan batch limit') });
 const countryBatchSchema = z.object({
-  country_codes: stringListSchema('country_codes').meta({ description: 'Unique ISO 3166-1 alpha-2 codes, up to the plan batch limit' }),
+  country_codes: stringListSchema(
+    'country_codes',
+    COUNTRY,
+    'Unique ISO 3166-1 alpha-2 codes, any case (`us` repeats `US`), up to the plan batch limit',
+  ),
 });
 
 /** The list field of a carrier's batch body: country codes for carriers listed by country code, else ZIPs. */

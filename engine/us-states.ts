@@ -3,7 +3,10 @@
 
 import { states } from 'states-us';
 
-const CODES = new Set(states.map((s) => s.abbreviation));
+/** Every code, sorted. */
+export const US_STATE_CODES: readonly string[] = states.map((s) => s.abbreviation).sort();
+
+const CODES = new Set(US_STATE_CODES);
 
 /**
  * Territories with ZIP codes of their own, which GeoNames files as separate countries (country
