@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
+import { US_STATE_CODES } from './us-states.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
 /** The radius a query may ask for, in miles. */
@@ -131,7 +132,10 @@ const stateText = (name = 'state') =>
     .string({ error: `${name} must be a 2-letter state code` })
     .min(1, NOT_EMPTY(name))
     .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` })
-    .meta({ description: 'A 2-letter state code, any case', examples: ['IL'] });
+    .meta({
+      description: 'A 2-letter US state code, any case (the enum lists the upper case); a code the loaded gazetteer does not hold is a 400 that says so',
+      enum: [...US_STATE_CODES],
+    });
 const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
 
 export const placeQuerySchema = z.object({
@@ -220,6 +224,13 @@ const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(20
   .refine((city) => !hasText(city) || placeKey(city) !== '', {
     error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
   })
+  .meta({
+    description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
+    // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+    },
+  })
   .optional();
 
 /** A 2-letter country code in any case, upper-cased. */
@@ -230,17 +241,27 @@ export const countryCode = (name: string) =>
     .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
     .transform((s) => s.toUpperCase());
 
+/**
+ * A required parameter read by `schema`: "is required" when absent and "must not be empty" when
+ * empty (requiredText's words), then the schema's own checks. The document shows `schema`, whose
+ * rules are the ones that matter once the text is there.
+ */
+const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: S) => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
+  return requiredText(name).pipe(schema).meta(documentedAs(json));
+};
+
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {
   zip: z.object({ zip: requiredText('zip').regex(ZIP, { error: 'zip must be 5 digits' }), city: cityFilter, page: pageSchema }),
-  state: z.object({ state: requiredText('state').pipe(stateText()), city: cityFilter, page: pageSchema }),
+  state: z.object({ state: requiredAs('state', stateText()), city: cityFilter, page: pageSchema }),
   region: z.object({
     region: requiredText('region').transform((s) => s.toLowerCase()).meta({ description: 'One of the regions of the carrier' }),
     city: cityFilter,
     page: pageSchema,
   }),
-  country_code: z.object({ country_code: requiredText('country_code').pipe(countryCode('country_code')), city: cityFilter, page: pageSchema }),
-  country: z.object({ country: requiredText('country').pipe(countryCode('country')), city: cityFilter, page: pageSchema }),
+  country_code: z.object({ country_code: requiredAs('country_code', countryCode('country_code')), city: cityFilter, page: pageSchema }),
+  country: z.object({ country: requiredAs('country', countryCode('country')), city: cityFilter, page: pageSchema }),
 } as const;
 
 type LocationsQueries = typeof LOCATIONS_QUERIES;
@@ -254,7 +275,7 @@ const coverageFilter = z.object({
   state: stateText().optional(),
   country_code: countryCode('country_code').optional(),
 });
-const coverageOfState = coverageFilter.extend({ state: requiredText('state').pipe(stateText()) });
+const coverageOfState = coverageFilter.extend({ state: requiredAs('state', stateText()) });
 
 /** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as the spec has it). */
 export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {

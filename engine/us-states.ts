@@ -3,10 +3,10 @@
 
 import { states } from 'states-us';
 
-/** Every code, sorted. */
-export const US_STATE_CODES: readonly string[] = states.map((s) => s.abbreviation).sort();
+const CODES = new Set(states.map((s) => s.abbreviation));
 
-const CODES = new Set(US_STATE_CODES);
+/** The 50 states and DC, sorted: the states of the ZIP gazetteer (GeoNames files the territories as countries). */
+export const US_STATE_CODES: readonly string[] = states.filter((s) => !s.territory).map((s) => s.abbreviation).sort();
 
 /**
  * Territories with ZIP codes of their own, which GeoNames files as separate countries (country

@@ -5,7 +5,7 @@
 import { unansweredQuery, type Carrier, type CarrierQuery } from '../../engine/carriers.js';
 import type { Engine } from '../../engine/engine.js';
 import {
-  batchFieldFor, carrierBatchSchemaFor, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
+  batchFieldFor, carrierBatchSchemaFor, countryCode, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
   searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
 } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
@@ -159,6 +159,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         method: 'GET',
         path: `${base}/country/:code`,
         operationId: operationId('countryLocations'),
+        pathParams: { code: countryCode('code') },
         tag,
         tagDescription,
         example: () => {

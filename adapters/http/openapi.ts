@@ -64,7 +64,8 @@ function operation(route: Route): ZodOpenApiOperationObject {
     ...(route.description ? { description: route.description } : {}),
     requestParams: {
       ...(route.query ? { query: route.query } : {}),
-      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, pathParamSchema(n)]))) } : {}),
+      // A path's segment is never empty (the router matches none): the document says so.
+      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, route.pathParams?.[n] ?? pathParamSchema(n).min(1)]))) } : {}),
     },
     ...(route.body
       ? {

@@ -73,6 +73,8 @@ export interface Route {
   example?: (() => ExampleInput | undefined) | undefined;
   links?: (() => Record<string, RouteLink>) | undefined;
   query?: z.ZodObject | undefined;
+  /** Path parameters the engine reads with a schema of their own (a country code); others are any text. */
+  pathParams?: Readonly<Record<string, z.ZodType>> | undefined;
   body?: z.ZodObject | undefined;
   response: z.ZodType;
   /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */

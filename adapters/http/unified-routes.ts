@@ -3,7 +3,6 @@
 import type { Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, placeQuerySchema, searchQuerySchema, zipBatchSchema } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
-import { US_STATE_CODES } from '../../engine/us-states.js';
 import { BATCH_DESCRIPTION, pascalCase } from './carrier-routes.js';
 import { defineRoute, JsonText, once, type ExampleInput, type Route, type RouteLink } from './route.js';
 
@@ -28,7 +27,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
   };
   const reachable = engine.carriers.filter((c) => c.canReach);
   const places = { requiresOneOf: PLACE_PARAMS, description: PLACE_RULES };
-  const knownSearch = () => ({ carriers: unifiedCarriers.map((c) => c.id), state: US_STATE_CODES });
+  const knownSearch = () => ({ carriers: unifiedCarriers.map((c) => c.id) });
   /** Links from a search's answer to the list of each carrier listed by ZIP, asked with the search's own ZIP. */
   const carrierLinks = (zip: string) => () =>
     Object.fromEntries(
@@ -114,7 +113,6 @@ export function unifiedRoutes(engine: Engine): Route[] {
       tag,
       tagDescription,
       ...places,
-      known: () => ({ state: US_STATE_CODES }),
       example: withZip((zip) => ({ query: { zip } })),
       summary: 'Carriers serving a place, nearest first, and those that do not',
       query: placeQuerySchema,
@@ -129,7 +127,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       tag,
       tagDescription,
       ...places,
-      known: () => ({ carrier: reachable.map((c) => c.id), state: US_STATE_CODES }),
+      known: () => ({ carrier: reachable.map((c) => c.id) }),
       example: withZip((zip) => ({ query: reachable[0] === undefined ? { zip } : { zip, carrier: reachable[0].id } })),
       summary: 'Whether one carrier reaches a place, with the alternatives that do',
       query: canReachQuerySchema,
