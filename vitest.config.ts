@@ -6,7 +6,7 @@ export default defineConfig({
     // dist/ holds the compiled copy of the sources; only the TypeScript is tested.
     exclude: [...configDefaults.exclude, 'dist/**'],
     // dist/ first: the command-line tests run the compiled bin.
-    globalSetup: ['test/setup/build.ts', 'test/setup/redis-server.ts'],
+    globalSetup: ['test/setup/build.ts', 'test/setup/redis-server.ts', 'test/setup/dynalite.ts'],
     // Generous: some tests start their own redis-server and wait out reconnects; none measures speed.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -16,8 +16,18 @@ import { connectionsOf } from './connections.js';
  */
 const IDLE_GRACE_MS = 250;
 
+export interface StopOptions {
+  /**
+   * Leaves idle keep-alive connections to close at their keep-alive timeout, which clients are told
+   * of (`Keep-Alive: timeout=`) and so stop reusing a connection before: a client sending its next
+   * request just as the server closes the connection gets no answer. For a cluster worker replaced
+   * on reload, whose clients keep calling the others; a stop of the whole service closes them sooner.
+   */
+  keepIdle?: boolean | undefined;
+}
+
 /** Call once, right after creating the server; the returned function stops it within `deadlineMs`. */
-export function gracefulStop(server: Server, deadlineMs: number): () => Promise<void> {
+export function gracefulStop(server: Server, deadlineMs: number): (options?: StopOptions) => Promise<void> {
   const connections = connectionsOf(server);
   let stopping: Promise<void> | undefined;
   // A request that arrives on an open keep-alive connection during the stop is still answered.
@@ -26,10 +36,11 @@ export function gracefulStop(server: Server, deadlineMs: number): () => Promise<
   };
   server.on('request', closeAfterAnswer);
   server.on('checkContinue', closeAfterAnswer);
-  return () =>
+  return ({ keepIdle = false } = {}) =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
       const grace = setTimeout(() => {
+        if (keepIdle) return;
         server.closeIdleConnections();
         // Node counts a connection that has sent nothing (a balancer's pre-opened one, a TCP
         // health check) as busy, not idle: it holds no request, so it is closed too.

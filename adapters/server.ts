@@ -4,15 +4,20 @@
 // a second one ends it at once.
 // SIGHUP reloads the data (SNAPSHOT_PATH or DATA_DIR) from disk without stopping.
 
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { createEngine } from '../data/index.js';
 import { ConfigError, readConfig } from './http/config.js';
-import { gracefulStop } from './graceful.js';
+import { RETIRE_MESSAGE, runPrimary, STOP_MESSAGE } from './cluster.js';
+import { gracefulStop, type StopOptions } from './graceful.js';
 import { createHttpServer } from './http-server.js';
 import { createNodeHandler } from './node.js';
 import { reload, switchableCore } from './reload.js';
+import { ClusterKvStore } from './kv/cluster.js';
+import type { KvStore } from './kv/store.js';
 import { startService } from './startup.js';
 
 export interface RunningServer {
@@ -21,20 +26,25 @@ export interface RunningServer {
   devKey?: string | undefined;
   server: Server;
   /** Stops accepting connections, waits for requests in flight (until the shutdown deadline), then closes the KV store. */
-  close(): Promise<void>;
+  close(options?: StopOptions): Promise<void>;
   /** Reloads the data from disk and serves it from now on; false (and logged) when it does not load. */
   reload(): Promise<boolean>;
 }
 
-export async function startServer(
-  env: Record<string, string | undefined> = process.env,
-  options: { host?: string | undefined } = {},
-): Promise<RunningServer> {
+export interface ServerOptions {
+  host?: string | undefined;
+  /** The quota store, when the caller makes it (a cluster worker's); default the one the configuration names. */
+  kv?: KvStore | undefined;
+  /** A cluster worker's id, for its log lines. */
+  worker?: number | undefined;
+}
+
+export async function startServer(env: Record<string, string | undefined> = process.env, options: ServerOptions = {}): Promise<RunningServer> {
   const config = readConfig(env);
   // Express is an optional peer of the package: loaded only for the Express server, and before
   // anything is opened, so a missing package leaves nothing to close.
   const express = config.server === 'express' ? await import('./express.js') : undefined;
-  const service = await startService(config);
+  const service = await startService(config, { compile: createEngine, kv: options.kv, worker: options.worker });
   // Only these outlive the start: a closure keeping `service` would keep the data loaded at start
   // (its core and engine) for the life of the process, however often it is reloaded.
   const { loadCore, logger, devKey } = service;
@@ -69,7 +79,7 @@ export async function startServer(
     url: `http://${options.host ?? 'localhost'}:${port}`,
     devKey,
     server,
-    close: () => (closing ??= stop().then(() => core.close())),
+    close: (options) => (closing ??= stop(options).then(() => core.close())),
     reload: reloadData,
   };
 }
@@ -84,6 +94,28 @@ export async function runServer(env: Record<string, string | undefined> = proces
   // disk) is no reason to stop serving, nor to die on the error event it raises later. The log
   // says so once on stderr (startup.ts).
   process.stdout.on('error', () => {});
+  if (cluster.isWorker) return runWorker(env);
+  let config;
+  try {
+    config = readConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (config.workers > 1) {
+    try {
+      return runPrimary(env, config);
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        console.error(`error: ${err.message}`);
+        process.exit(1);
+      }
+      throw err;
+    }
+  }
   let started: RunningServer | undefined;
   let reloadAfterStart = false;
   // Listened for before the data loads: SIGHUP's default is to end the process, and a deploy tool
@@ -125,6 +157,49 @@ export async function runServer(env: Record<string, string | undefined> = proces
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   if (reloadAfterStart) void running.reload();
+}
+
+/**
+ * A cluster worker (WORKERS=N, cluster.ts): one server, sharing the port the primary holds. It
+ * stops gracefully when the primary says so, or goes away; Ctrl-C's SIGINT, which reaches the whole
+ * process group, is the primary's to act on. Without a shared store its quota counts go to the
+ * primary.
+ */
+async function runWorker(env: Record<string, string | undefined>): Promise<void> {
+  const config = readConfig(env);
+  const shared = config.redisUrl !== undefined || config.dynamodbTable !== undefined;
+  let running: RunningServer;
+  try {
+    running = await startServer(env, { kv: shared ? undefined : new ClusterKvStore(), worker: cluster.worker!.id });
+  } catch (err) {
+    // One line for the log; the primary says what it does about it.
+    console.error(`error: worker ${cluster.worker!.id} could not start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+  let reloading = Promise.resolve(true);
+  process.on('SIGHUP', () => (reloading = running.reload()));
+  process.on('SIGINT', () => {});
+  let stopping = false;
+  const stop = (options?: StopOptions) => {
+    if (stopping) return;
+    stopping = true;
+    void reloading
+      .then(() => running.close(options))
+      .then(
+        () => process.exit(0),
+        (err) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => stop());
+  process.on('message', (message) => {
+    if (message === STOP_MESSAGE) stop();
+    // Replaced on reload: the other workers serve, so the clients' idle connections may run out.
+    if (message === RETIRE_MESSAGE) stop({ keepIdle: true });
+  });
+  process.on('disconnect', () => stop());
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

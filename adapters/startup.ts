@@ -3,7 +3,7 @@
 // Lambda handler differ only in how requests reach the core.
 
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { createEngine, type EngineOptions } from '../engine/index.js';
+import { createEngine } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { createApp, type App } from './http/app.js';
 import { loadKeys, type Config, type Runtime } from './http/config.js';
@@ -16,7 +16,16 @@ export interface StartOptions {
   runtime?: Runtime | undefined;
   /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set (Lambda: the snapshot beside the bundle); default the engine's. */
   defaultSnapshot?: string | undefined;
+  /** Compiles DATA_DIR: given by the runtimes that serve a dataset directory (the build's code stays out of the others). */
+  compile?: Compile | undefined;
+  /** The store, made by the caller (a cluster worker's, which asks the primary); default the one the configuration names. */
+  kv?: KvStore | undefined;
+  /** A cluster worker's id: every log line of the process names it. */
+  worker?: number | undefined;
 }
+
+/** An engine on a dataset directory compiled now: createEngine of carrier-locations/build. */
+export type Compile = (options: { dataDir: string }) => Engine;
 
 export interface Service {
   core: App;
@@ -32,33 +41,39 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const logger = pino({ level: config.logLevel }, logDestination());
-  const source = engineSource(config, options.defaultSnapshot);
+  const root = pino({ level: config.logLevel }, logDestination());
+  const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
+  const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: source.snapshot ?? source.dataDir ?? 'the bundled sample' }, 'loading data');
-  const engine = createEngine(source);
+  logger.info({ data: config.snapshotPath || config.dataDir || options.defaultSnapshot || 'the bundled sample' }, 'loading data');
+  const engine = load();
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
-  const kv = await createKvStore({ REDIS_URL: config.redisUrl }, { onError: (err) => logger.warn({ err }, 'redis connection error') });
+  const kv =
+    options.kv ??
+    (await createKvStore(
+      { REDIS_URL: config.redisUrl, DYNAMODB_TABLE: config.dynamodbTable, DYNAMODB_ENDPOINT: config.dynamodbEndpoint },
+      { onError: (err) => logger.warn({ err }, 'redis connection error') },
+    ));
+  const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
   return {
-    core: createApp({ engine, keys, kv, logger }),
+    core: createApp({ engine, keys, kv, logger, map }),
     engine,
     keys,
     kv,
     logger,
     devKey,
-    loadCore: () => createApp({ engine: createEngine(source), keys, kv, logger }),
+    loadCore: () => createApp({ engine: load(), keys, kv, logger, map }),
   };
 }
 
 /** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
-export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot?: string): Engine {
-  return createEngine(engineSource(config, defaultSnapshot));
-}
-
-function engineSource(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): EngineOptions {
-  if (config.snapshotPath) return { snapshot: config.snapshotPath };
-  if (config.dataDir) return { dataDir: config.dataDir };
-  return defaultSnapshot ? { snapshot: defaultSnapshot } : {};
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, compile: Compile | undefined, defaultSnapshot?: string): Engine {
+  if (config.snapshotPath) return createEngine({ snapshot: config.snapshotPath });
+  if (config.dataDir) {
+    if (!compile) throw new Error('DATA_DIR is not read here: compile the folder with `carrier-locations build <dir> --out <file>` and set SNAPSHOT_PATH');
+    return compile({ dataDir: config.dataDir });
+  }
+  return createEngine(defaultSnapshot ? { snapshot: defaultSnapshot } : {});
 }
 
 /**

@@ -53,7 +53,7 @@ if (!existsSync(DEFAULT_SNAPSHOT)) {
   const built = spawnSync('npm run build && npm run data:build', { cwd: root, stdio: 'inherit', shell: true });
   if (built.status !== 0) throw new Error('snapshot build failed');
 }
-const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const content = readSnapshot(DEFAULT_SNAPSHOT);
 const net = new Network(content.network, content.zips);
 const t = content.network;
 const engine = createEngine();

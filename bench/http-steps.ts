@@ -6,9 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createApp } from '../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../adapters/http/keys.js';
+import { geoJsonAnswer, wantsGeoJson } from '../adapters/http/geojson.js';
 import { RouteMatcher } from '../adapters/http/match.js';
 import { consumeQuota, type QuotaDecision } from '../adapters/http/quota.js';
 import { parseQueryString, requestIdFor, type Query } from '../adapters/http/request.js';
+import { JsonText } from '../adapters/http/route.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { createEngine, DEFAULT_SNAPSHOT, type Engine, type SnapshotContent } from '../engine/index.js';
 import { parseInput } from '../engine/requests.js';
@@ -31,6 +33,7 @@ export interface StepCost {
 }
 
 const PATH = '/api/locations';
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const KEY = 'bench-steps-key';
 
 /** Per-step costs of `GET /api/locations?zip=<zip>` over the given ZIPs, medians of interleaved batches. */
@@ -61,7 +64,11 @@ export async function measureSteps(zips: string[], engine: Engine = createEngine
     ['  key check (SHA-256 of the key, map lookup)', 'core', () => keys.lookup(KEY)!.batchLimit],
     ['  quota (memory store, one count)', 'core', () => (consumeQuota(kv, key) as QuotaDecision).remaining],
     ["  route's input parsing (parseInput's fast path; zod on doubt)", 'core', (q) => Object.keys(parseInput(schema, queries[q])).length],
+    // A browser's Accept, as plain clients' headers go: one regex test, no parsing.
+    ['  content negotiation (a plain Accept: one regex test)', 'core', () => (wantsGeoJson(BROWSER_ACCEPT) ? 1 : 0)],
     ['  the answer: engine.searchJson', 'answer', (q) => engine.searchJson(queries[q]).length],
+    ['GeoJSON answer instead (Accept: application/geo+json; parse, convert, serialize)', 'around', (q) =>
+      geoJsonAnswer(new JsonText(texts[q]), { status: 200, headers: {}, body: '' }).body.length],
     ['query string parsing (adapter)', 'around', (q) => Object.keys(parseQueryString(searches[q])).length],
     ['Content-Length: Buffer.byteLength of the answer', 'around', (q) => Buffer.byteLength(texts[q])],
     ['request log line, LOG_LEVEL=info (pino to /dev/null)', 'around', (q) => {
@@ -92,6 +99,6 @@ export function stepsTable(costs: StepCost[]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const zips = randomZipPoints(readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT).gazetteer, 4096, SEED).zip;
+  const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, 4096, SEED).zip;
   console.log(stepsTable(await measureSteps(zips)));
 }

@@ -7,6 +7,7 @@
 //      writing that body the way the API writes its answers
 //   4. where the node:http API's server CPU per request goes
 //   5. Lambda cold start: a fresh node process importing the built bundle and answering one event (cold-start.ts)
+//   6. every core and the quota stores: 1 and 2 workers, the DynamoDB store's added latency (http-workers.ts)
 //
 // Besides req/s, each run reads the server's CPU time (Linux /proc) and divides it by the requests
 // answered: CPU per request shifts far less than req/s when neighbours share the machine, and tells
@@ -21,6 +22,7 @@ import autocannon from 'autocannon';
 import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
+import { workersAndStores } from './http-workers.js';
 import { heading, int, ms, ratio, remainderUs, table, us, verdict } from './format.js';
 import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
 import { onInterrupt } from './interrupt.js';
@@ -63,7 +65,7 @@ console.log('figures per server: req/s, latency and busy of the round with the m
 
 // The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
 // of the median answer size for the ceilings.
-const { gazetteer } = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const { gazetteer } = readSnapshot(DEFAULT_SNAPSHOT);
 const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
 const engine = createEngine();
 const sizes = zips.map((zip) => JSON.stringify(engine.search({ zip })).length).sort((a, b) => a - b);
@@ -239,6 +241,7 @@ try {
   // The servers are stopped: a cold start gets every core, as in `npm run bench:cold-start`.
   if (pinned) pinSelf(`0-${cpus().length - 1}`);
   await lambdaColdStart(join(work, 'lambda'));
+  await workersAndStores(zips);
 } finally {
   if (work) rmSync(work, { recursive: true, force: true });
 }

@@ -194,7 +194,7 @@ const bin = postgresBin();
 if (bin === null || !postgresInstall(bin).postgis) cannotCompare(bin);
 
 console.log(`carrier-locations vs PostGIS: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const content = readSnapshot(DEFAULT_SNAPSHOT);
 const t = content.network;
 const net = new Network(content.network, content.zips);
 const engine = createEngine();

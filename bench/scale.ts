@@ -7,9 +7,9 @@
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { DEFAULT_SNAPSHOT, engineFrom, type SnapshotContent } from '../engine/index.js';
-import { compileZipTables } from '../engine/zip-tables.js';
+import { compileZipTables } from '../data/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
-import type { NetworkTable } from '../engine/network-compiler.js';
+import type { NetworkTable } from '../engine/snapshot-format.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { readSnapshot } from '../engine/snapshot.js';
@@ -49,7 +49,7 @@ function rss(): number {
 }
 
 export function runScale(points: number, distribution: 'uniform' | 'clustered', seed = SEED): ScaleResult {
-  const content = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+  const content = readSnapshot(DEFAULT_SNAPSHOT);
   const querySeed = seed + 1;
   const queries = randomZipPoints(content.gazetteer, 2000, querySeed);
   const queryCount = queries.lat.length;

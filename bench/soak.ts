@@ -16,7 +16,7 @@ const SAMPLE_S = 10;
 const CONNECTIONS = 32;
 // A pro key whose quota outlasts the run: the soak measures the server, not the 429 path.
 const KEY = 'soak-key';
-const { gazetteer } = readSnapshot<SnapshotContent>(DEFAULT_SNAPSHOT);
+const { gazetteer } = readSnapshot(DEFAULT_SNAPSHOT);
 const zips = randomZipPoints(gazetteer, 4096, SEED).zip;
 
 console.log(`carrier-locations soak: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);

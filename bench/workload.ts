@@ -7,7 +7,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { EARTH_RADIUS_MILES } from '../engine/geo.js';
-import type { GazetteerTable } from '../engine/geonames.js';
+import type { GazetteerTable } from '../engine/snapshot-format.js';
 
 export const SEED = 20250101;
 const RAD = Math.PI / 180;

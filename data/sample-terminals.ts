@@ -1,6 +1,6 @@
 // Dresses a carrier's placed sites as terminals.csv rows: codes, names and fictional contacts.
 
-import type { TerminalRow as TerminalValues } from '../engine/dataset-rows.js';
+import type { TerminalRow as TerminalValues } from './dataset-rows.js';
 import { asciiSlug, emailAddress, phoneNumbers, secondLine, streetLine, type StreetStyle } from './sample-contacts.js';
 import type { SampleCarrier } from './sample-carriers.js';
 import type { Site } from './sample-geography.js';

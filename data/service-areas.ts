@@ -2,7 +2,7 @@
 // extra transit days the trip out to the ZIP adds.
 
 import KDBush from 'kdbush';
-import type { ServicePointRow as ServicePointValues } from '../engine/dataset-rows.js';
+import type { ServicePointRow as ServicePointValues } from './dataset-rows.js';
 import type { Gazetteer } from '../engine/gazetteer.js';
 import { boundingBoxes, distanceMiles } from '../engine/geo.js';
 import type { ServiceArea } from './sample-carriers.js';

@@ -5,15 +5,14 @@ import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import { compareText } from './network-compiler.js';
 import { pageOf } from './paging.js';
-import { compareNearest } from './ranking.js';
+import { compareNearest, compareText } from './ranking.js';
 import type { Records } from './records.js';
 import {
   batchFieldFor, countryCode, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
   validateBatchList, type CarrierBatch, type CoverageQuery, type LocationsQuery, type PageQuery, type TextSearchQuery,
 } from './requests.js';
-import type { CarrierBatchResult, CoverageResult, LocationPage, LocationRecord } from './responses.js';
+import type { CarrierBatchResult, CarrierNetworkResult, CoverageResult, LocationPage, LocationRecord } from './responses.js';
 
 /** Values of a carrier's own data for each lookup parameter: inputs that are sure to find something. */
 export interface CarrierExamples {
@@ -117,9 +116,21 @@ export class CarrierLookups {
   coverage(carrierId: string, input: CoverageQuery): CoverageResult {
     const c = this.net.requireCarrier(carrierId, 'coverage');
     const query = parseInput(coverageQuerySchemaFor(this.net.carriers[c]), input);
-    const t = this.net.t;
     const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');
-    const country = query.country_code;
+    return this.coverageOf(c, state, query.country_code);
+  }
+
+  /** Every location of a carrier with the coverage of its whole network: what a map of the carrier draws. */
+  network(carrierId: string): CarrierNetworkResult {
+    const c = this.net.requireCarrier(carrierId, 'network');
+    const { id, name, scac, kind } = this.net.carriers[c];
+    const { success, ...coverage } = this.coverageOf(c, undefined, undefined);
+    const locations = this.filter(c, () => true).map((l) => this.records.record(l));
+    return { success, carrier: id, name, scac, kind, ...coverage, locations };
+  }
+
+  private coverageOf(c: number, state: string | undefined, country: string | undefined): CoverageResult {
+    const t = this.net.t;
     const locs = this.filter(c, (l) => (state === undefined || this.inState(l, state)) && (country === undefined || t.locCountry[l] === country));
     // `states` are the first-level divisions of every country (a US state, Ontario, Guerrero), keyed
     // by country and division: the same name or code can stand for divisions of two countries.

@@ -56,7 +56,7 @@ export type LookupParam = CarrierInfo['lookup'];
 export type Carrier = CarrierInfo & { readonly pointsServed: boolean };
 
 /** A per-carrier query: one of the routes under `/api/<id>-location`. */
-export type CarrierQuery = 'locations' | 'search' | 'coverage' | 'terminalPoints' | 'batch' | 'country' | 'schedules';
+export type CarrierQuery = 'locations' | 'search' | 'coverage' | 'terminalPoints' | 'batch' | 'country' | 'schedules' | 'network';
 
 /**
  * Why a carrier does not answer a per-carrier query, or null when it does: the one rule behind both

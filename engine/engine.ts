@@ -5,11 +5,9 @@ import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
 import { Gazetteer } from './gazetteer.js';
-import type { GazetteerTable } from './geonames.js';
 import { Matcher } from './matching.js';
 import { Network } from './network.js';
 import { batchOptionsSchema, checkedOptions, serviceDaysOptionsSchema } from './options.js';
-import type { NetworkTable } from './network-compiler.js';
 import { Records } from './records.js';
 import { MAX_BATCH_ENTRIES } from './requests.js';
 import type {
@@ -17,24 +15,17 @@ import type {
   SearchQuery, ServiceDaysQuery, TextSearchQuery, TransitQuery, ZipBatch,
 } from './requests.js';
 import type {
-  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
+  CanReachResult, CarrierBatchResult, CarrierMetadataResult, CarrierNetworkResult, CoverageResult, DropPointResult, GeocodeResult, LocationPage,
   SearchBatchResult, SearchResult, ServiceDaysResult, TransitInfoResult, WhichCarriersResult,
 } from './responses.js';
 import { Schedules } from './schedules.js';
+import type { SnapshotContent } from './snapshot-format.js';
 import { UnifiedQueries } from './unified.js';
 import { ZipRecords } from './zip-records.js';
-import type { ZipTables } from './zip-tables.js';
 
 /** Batch limit when the caller names none: the largest plan's. */
 export const DEFAULT_BATCH_LIMIT = MAX_BATCH_ENTRIES;
 
-/** A compiled dataset: what a snapshot file holds. */
-export interface SnapshotContent {
-  gazetteer: GazetteerTable;
-  network: NetworkTable;
-  /** What each ZIP's queries read instead of working out (zip-tables.ts). */
-  zips: ZipTables;
-}
 
 export interface Engine {
   /** Every carrier in the dataset, in id order. */
@@ -57,6 +48,8 @@ export interface Engine {
   /** `{ zips }`, or `{ country_codes }` for carriers listed by country code. */
   carrierBatch(carrierId: string, body: CarrierBatch, options?: { maxPerRequest?: number | undefined }): CarrierBatchResult;
   coverage(carrierId: string, query?: CoverageQuery): CoverageResult;
+  /** Every location of a carrier (not a postal one) and the coverage of its whole network, for a map. */
+  network(carrierId: string): CarrierNetworkResult;
   /**
    * Schedules of carriers with `schedules: true`; others throw NotFoundError. Without `date`, the
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
@@ -103,6 +96,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     countryLocations: (id, code, query) => lookups.countryLocations(id, code, query),
     carrierBatch: (id, body, options) => lookups.batch(id, body, batchLimit(options)),
     coverage: (id, query = {}) => lookups.coverage(id, query),
+    network: (id) => lookups.network(id),
     serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options)),
     transitInfo: (id, query) => schedules.transitInfo(id, query),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),

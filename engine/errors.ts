@@ -1,4 +1,3 @@
-import type { Finding } from './findings.js';
 
 /** Raised for input the caller must fix; `message` is the text the HTTP layer returns with a 400. */
 export class InvalidInputError extends Error {
@@ -31,3 +30,16 @@ export class DatasetError extends Error {
     this.name = 'DatasetError';
   }
 }
+
+export type FindingLevel = 'error' | 'warning';
+
+/** What a dataset check found, at a file and line of the dataset (the build's findings; a DatasetError carries them). */
+export interface Finding {
+  /** The file's name inside the dataset directory (`terminals.csv`). */
+  file: string;
+  /** 1-based line; 0 for the file as a whole. */
+  line: number;
+  level: FindingLevel;
+  message: string;
+}
+

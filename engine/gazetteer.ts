@@ -1,8 +1,8 @@
 // Read-only lookups over the ZIP gazetteer: ZIPs, places (city + state) and states.
 
-import type { GazetteerTable } from './geonames.js';
 import { placeKey } from './names.js';
 import type { ResolvedPlace } from './responses.js';
+import type { GazetteerTable } from './snapshot-format.js';
 
 /** ZIP codes are five digits: 00000-99999. */
 export const ZIP_CODES = 100_000;

@@ -8,8 +8,7 @@ import { ZIP_CODES } from './gazetteer.js';
 import { Hits } from './hits.js';
 import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
-import type { NetworkTable } from './network-compiler.js';
-import { NO_LOCATION, type ZipTables } from './zip-tables.js';
+import { NO_LOCATION, type NetworkTable, type ZipTables } from './snapshot-format.js';
 
 /** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
 const UNIFIED_LEAF_SIZE = 16;

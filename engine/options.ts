@@ -5,28 +5,31 @@
 import * as z from 'zod';
 import { DATE_RANGE, NOT_EMPTY, parseWithZod } from './requests.js';
 
-/** A whole options argument: absent, or an object holding only the named options (a typo is an error, not ignored). */
-const optionsObject = <T extends z.ZodRawShape>(shape: T) =>
+/**
+ * A whole options argument: absent, or an object holding only the named options (a typo is an
+ * error, not ignored). `elsewhere` names options another entry takes, with where to find them.
+ */
+export const optionsObject = <T extends z.ZodRawShape>(shape: T, elsewhere: Record<string, string> = {}) =>
   z
     .strictObject(shape, {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}: the options are ${Object.keys(shape).join(', ')}`
-          : `options must be an object (got ${issue.input === null ? 'null' : typeof issue.input})`,
+      error: (issue) => {
+        if (issue.code !== 'unrecognized_keys') return `options must be an object (got ${issue.input === null ? 'null' : typeof issue.input})`;
+        const moved = issue.keys.find((key) => key in elsewhere);
+        if (moved !== undefined) return `${moved} ${elsewhere[moved]}`;
+        return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}: the options are ${Object.keys(shape).join(', ')}`;
+      },
     })
     .optional();
 
-const path = (name: string) =>
+export const pathOption = (name: string) =>
   z.string({ error: `${name} must be a file path (a string)` }).min(1, NOT_EMPTY(name)).optional();
 
-export const engineOptionsSchema = optionsObject({ dataDir: path('dataDir'), zipFile: path('zipFile'), snapshot: path('snapshot') });
+const COMPILED_BY_BUILD = 'is an option of createEngine from carrier-locations/build, which compiles a dataset: this one loads snapshots';
 
-export const datasetCheckOptionsSchema = optionsObject({ zipFile: path('zipFile') });
-
-/** The dataset directory of checkDataset: the one argument that is not an option. */
-export const datasetDirSchema = z
-  .string({ error: 'dir must be the path of a dataset directory (a string)' })
-  .min(1, { error: 'dir must be the path of a dataset directory, not empty' });
+export const engineOptionsSchema = optionsObject(
+  { snapshot: pathOption('snapshot') },
+  { dataDir: COMPILED_BY_BUILD, zipFile: COMPILED_BY_BUILD },
+);
 
 const WHOLE = 'maxPerRequest must be a whole number of at least 1';
 

@@ -31,6 +31,9 @@ const here = dirname(fileURLToPath(moduleUrl));
 /** The project folder: two levels up from dist/engine/, one from engine/. */
 const packageRoot = existsSync(join(here, '..', 'package.json')) ? join(here, '..') : join(here, '..', '..');
 
+/** The /map page's built assets (`npm run build` writes them; the package ships them). */
+export const MAP_ASSETS_DIR = join(packageRoot, 'dist', 'map');
+
 export const SAMPLE_DATA_DIR = join(packageRoot, SAMPLE_IN_CLONE);
 export const DEFAULT_SNAPSHOT = join(packageRoot, SNAPSHOT_IN_PACKAGE);
 

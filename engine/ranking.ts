@@ -2,6 +2,11 @@
 // terminal code. The network compiler numbers locations in exactly that (carrier id, terminal
 // code) order, so the tie-break is a comparison of location ids.
 
+/** Plain code-unit order: deterministic whatever the locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Negative when location a (at milesA) comes before location b (at milesB). */
 export function compareNearest(milesA: number, locA: number, milesB: number, locB: number): number {
   return milesA - milesB || locA - locB;

@@ -186,6 +186,27 @@ export const coverageResultSchema = z
   })
   .meta({ id: 'CoverageResult' });
 
+export const carrierNetworkResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    carrier: z.string(),
+    name: z.string(),
+    scac: z.string(),
+    kind: z.enum(['ltl', 'freight', 'worldwide', 'postal']),
+    totalLocations: integer,
+    states: coverageResultSchema.shape.states,
+    countries: coverageResultSchema.shape.countries,
+    locations: z.array(locationRecordSchema).meta({ description: 'every location of the carrier, in terminal-code order' }),
+  })
+  .meta({ id: 'CarrierNetworkResult', description: "A carrier's whole network: every location and the coverage of each state and country." });
+
+export const networkListResultSchema = z
+  .strictObject({
+    success: z.literal(true),
+    carriers: z.array(z.strictObject({ carrier: z.string(), name: z.string(), scac: z.string(), kind: z.enum(['ltl', 'freight', 'worldwide', 'postal']) })),
+  })
+  .meta({ id: 'NetworkListResult', description: 'The carriers whose network can be asked for, in id order.' });
+
 const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const serviceDaysResultSchema = z
@@ -274,3 +295,5 @@ export type TransitEnd = z.output<typeof transitEndSchema>;
 export type TransitInfoResult = z.output<typeof transitInfoResultSchema>;
 export type CarrierMetadataResult = z.output<typeof carrierMetadataResultSchema>;
 export type DropPointResult = z.output<typeof dropPointResultSchema>;
+export type CarrierNetworkResult = z.output<typeof carrierNetworkResultSchema>;
+export type NetworkListResult = z.output<typeof networkListResultSchema>;

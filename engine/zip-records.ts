@@ -6,8 +6,7 @@
 // the first query of its code: a cold start pays for the ZIPs it is asked about.
 
 import { ZIP_CODES } from './gazetteer.js';
-import type { GazetteerTable } from './geonames.js';
-import type { ZipTables } from './zip-tables.js';
+import type { GazetteerTable, ZipTables } from './snapshot-format.js';
 
 /**
  * A record is 16 numbers (128 bytes): its fill state, lat, lng, place, state id, how many exact

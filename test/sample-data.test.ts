@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../data/generate-sample.js';
 import { Gazetteer } from '../engine/gazetteer.js';
-import { readGazetteer } from '../engine/geonames.js';
+import { readGazetteer } from '../data/geonames.js';
 
 type Row = Record<string, string>;
 

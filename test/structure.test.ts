@@ -1,6 +1,8 @@
 // The layout's rules, checked on the source tree: no import cycle (type-only imports included), the
-// engine never imports an adapter, no engine or adapter code names a sample carrier (every
-// per-carrier behaviour must come from the dataset), and zod is imported as a namespace.
+// engine imports neither the build (data/) nor an adapter, the runtimes that serve a snapshot (the
+// HTTP API, its Express, node:http and Lambda adapters) never load the build, no engine or adapter
+// code names a sample carrier (every per-carrier behaviour must come from the dataset), and zod is
+// imported as a namespace.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -27,19 +29,36 @@ function programs(): Map<string, Program> {
   );
 }
 
+interface ImportNode {
+  type?: string;
+  source?: { value?: unknown };
+  callee?: { type?: string };
+  arguments?: { value?: unknown }[];
+  importKind?: string;
+  exportKind?: string;
+  specifiers?: { importKind?: string; exportKind?: string }[];
+}
+
+/** An import or re-export that names types only: gone from the JavaScript, so it loads nothing. */
+const typeOnly = (n: ImportNode): boolean =>
+  n.importKind === 'type' ||
+  n.exportKind === 'type' ||
+  (n.specifiers !== undefined && n.specifiers.length > 0 && n.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+
 /**
- * The project's own imports of each file, type-only ones included (a cycle of types is still a
- * cycle): static imports, re-exports and dynamic import(), resolved from `./x.js` to `x.ts`.
+ * The project's own imports of each file, resolved from `./x.js` to `x.ts`: static imports,
+ * re-exports and dynamic import(); type-only ones included unless `loaded` (a cycle of types is
+ * still a cycle, but loads nothing).
  */
-function importGraph(sources: Map<string, Program>): Map<string, string[]> {
+function importGraph(sources: Map<string, Program>, { loaded = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, program] of sources) {
     const specifiers: string[] = [];
     const visit = (node: unknown): void => {
       if (node === null || typeof node !== 'object') return;
-      const n = node as { type?: string; source?: { value?: unknown }; callee?: { type?: string }; arguments?: { value?: unknown }[] };
+      const n = node as ImportNode;
       if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && n.source) {
-        specifiers.push(String(n.source.value));
+        if (!(loaded && typeOnly(n))) specifiers.push(String(n.source.value));
       }
       if (n.type === 'CallExpression' && n.callee?.type === 'Import' && typeof n.arguments?.[0]?.value === 'string') {
         specifiers.push(n.arguments[0].value);
@@ -57,6 +76,21 @@ function importGraph(sources: Map<string, Program>): Map<string, string[]> {
     graph.set(file, local);
   }
   return graph;
+}
+
+/** Every file that `from` loads, directly or through others. */
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    for (const next of graph.get(file) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        walk(next);
+      }
+    }
+  };
+  walk(from);
+  return seen;
 }
 
 /** Every cycle found by a depth-first walk, each as the files along it. */
@@ -87,11 +121,23 @@ describe('the source tree', () => {
     expect(cycles(graph).map((c) => c.join(' -> '))).toEqual([]);
   });
 
-  it('keeps the engine free of adapters', () => {
+  it('keeps the engine free of the build and of adapters: dependencies point one way', () => {
     const wrong = [...graph].flatMap(([file, targets]) =>
-      file.startsWith('engine/') ? targets.filter((t) => t.startsWith('adapters/')).map((t) => `${file} -> ${t}`) : [],
+      file.startsWith('engine/') ? targets.filter((t) => /^(data|adapters)\//.test(t)).map((t) => `${file} -> ${t}`) : [],
     );
     expect(wrong).toEqual([]);
+    // The build does use the engine (the format it writes, the checks' geography): the rule has teeth.
+    expect([...graph].some(([file, targets]) => file.startsWith('data/') && targets.some((t) => t.startsWith('engine/')))).toBe(true);
+  });
+
+  it('never loads the build from the runtimes that serve a snapshot: the HTTP API, Express, node:http, Lambda', () => {
+    const loads = importGraph(sources, { loaded: true });
+    const runtimes = [...sources.keys()].filter((f) => f.startsWith('adapters/http/') || ['adapters/express.ts', 'adapters/node.ts', 'adapters/lambda.ts'].includes(f));
+    expect(runtimes).toContain('adapters/lambda.ts');
+    const wrong = runtimes.flatMap((file) => [...reachable(loads, file)].filter((t) => t.startsWith('data/')).map((t) => `${file} loads ${t}`));
+    expect(wrong).toEqual([]);
+    // The self-hosted server compiles DATA_DIR: it does load the build, so the walk sees through files.
+    expect([...reachable(loads, 'adapters/server.ts')].some((t) => t.startsWith('data/'))).toBe(true);
   });
 
   it('names no sample carrier in engine/ or adapters/', () => {

@@ -3,7 +3,8 @@
 
 import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../engine/index.js';
+import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../data/index.js';
+import type { SnapshotContent } from '../../engine/snapshot-format.js';
 import { describeError } from './errors.js';
 
 export interface BuildJob {
@@ -32,7 +33,7 @@ function build({ dataDir, zipFile, out }: BuildJob, report: (message: BuildMessa
   report({ type: 'written', bytes: writeTo(out, content) });
 }
 
-function writeTo(out: string, content: object): number {
+function writeTo(out: string, content: SnapshotContent): number {
   try {
     return writeSnapshot(out, content);
   } catch (err) {

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Option, type Command } from 'commander';
-import { formatFinding, type Finding } from '../../engine/index.js';
+import { formatFinding, type Finding } from '../../data/index.js';
 import { DEFAULT_SNAPSHOT, SAMPLE_DATA_DIR } from '../../engine/package-files.js';
 import type { BuildJob, BuildMessage, BuildStep } from './build-worker.js';
 import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';

@@ -3,6 +3,7 @@
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
 import { Option, type Command } from 'commander';
+import { createEngine } from '../../data/index.js';
 import type { Engine } from '../../engine/engine.js';
 import { readConfig } from '../http/config.js';
 import { loadEngine } from '../startup.js';
@@ -44,5 +45,5 @@ const dataChoice = ({ SNAPSHOT_PATH, DATA_DIR }: Env) => readConfig({ SNAPSHOT_P
 
 /** The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to fail a look-up. */
 export function engineFor(flags: DataFlags, env: Env = process.env): Engine {
-  return loadEngine(dataChoice(withDataFlags(env, flags)));
+  return loadEngine(dataChoice(withDataFlags(env, flags)), createEngine);
 }

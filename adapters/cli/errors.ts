@@ -2,10 +2,10 @@
 // stack trace (exit code 1).
 
 import { DatasetError } from '../../engine/errors.js';
-import { findingPlace, type Finding } from '../../engine/findings.js';
+import { findingPlace, type Finding } from '../../data/findings.js';
 
 /** Optional peer dependencies: a command that needs one says how to install it. */
-const OPTIONAL_PEERS = ['express', 'ioredis', 'swagger-ui-dist'];
+const OPTIONAL_PEERS = ['@aws-sdk/client-dynamodb', 'express', 'ioredis', 'swagger-ui-dist'];
 
 export function describeError(err: unknown): string {
   if (err instanceof DatasetError) {

@@ -5,6 +5,7 @@
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
+import { toGeoJSON, type LocationAnswer } from '../../engine/geojson.js';
 import { createEngine } from '../../engine/index.js';
 import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
@@ -41,6 +42,8 @@ interface Lookup<Result> {
   text(result: Result): string;
   /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
   json?(engine: Engine, query: Query): string;
+  /** The answer lists locations: `--geojson` prints it as the API's GeoJSON answer. */
+  geojson?: boolean;
 }
 
 const lookup = <Result>(definition: Lookup<Result>) => definition as Lookup<unknown>;
@@ -56,6 +59,7 @@ const LOOKUPS = [
     answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
     json: (engine, query) => engine.searchJson(parseInput(searchQuerySchema, query)),
+    geojson: true,
   }),
   lookup({
     name: 'which',
@@ -76,6 +80,7 @@ const LOOKUPS = [
     example: (sample) => `--carrier ${sample.carriers.find((c) => c.canReach)?.id ?? '<id>'} --zip 02108`,
     answer: (engine, query) => engine.canReach(parseInput(canReachQuerySchema, query)),
     text: reachText,
+    geojson: true,
   }),
   lookup({
     name: 'geocode',
@@ -89,7 +94,7 @@ const LOOKUPS = [
   }),
 ];
 
-type LookupFlags = DataFlags & Query & { json?: boolean };
+type LookupFlags = DataFlags & Query & { json?: boolean; geojson?: boolean };
 
 /**
  * A look-up flag given twice is a mistake, as a repeated query parameter is a 400 from the API.
@@ -126,18 +131,23 @@ export function addLookupCommands(program: Command): void {
       // A flag required alone is commander's to check, in its words (`required option '--zip <zip>' not specified`).
       command.addOption(option.makeOptionMandatory(lookup.required.some((group) => group.length === 1 && group[0] === param)));
     }
-    addDataOptions(command)
-      .option('--json', `print exactly the 200 body of ${lookup.endpoint}`)
-      .action((flags: LookupFlags) => {
-        for (const group of lookup.required) {
-          if (group.some((param) => flags[param] !== undefined)) continue;
-          command.error(`error: one of ${orList(group.map((param) => `--${param}`))} is required`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
-        }
-        const query: Query = {};
-        for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
-        const engine = engineFor(flags);
-        if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
-        else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
-      });
+    addDataOptions(command).option('--json', `print exactly the 200 body of ${lookup.endpoint}`);
+    if (lookup.geojson) {
+      command.addOption(
+        new Option('--geojson', `print the answer as GeoJSON: the body of ${lookup.endpoint} with Accept: application/geo+json`).conflicts('json'),
+      );
+    }
+    command.action((flags: LookupFlags) => {
+      for (const group of lookup.required) {
+        if (group.some((param) => flags[param] !== undefined)) continue;
+        command.error(`error: one of ${orList(group.map((param) => `--${param}`))} is required`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+      }
+      const query: Query = {};
+      for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
+      const engine = engineFor(flags);
+      if (flags.geojson) console.log(JSON.stringify(toGeoJSON(lookup.answer(engine, query) as LocationAnswer)));
+      else if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
+      else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
+    });
   }
 }

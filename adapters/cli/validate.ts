@@ -3,7 +3,7 @@
 // warning with --strict.
 
 import type { Command } from 'commander';
-import { checkDataset, formatFinding } from '../../engine/index.js';
+import { checkDataset, formatFinding } from '../../data/index.js';
 import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';
 
 interface ValidateFlags {

@@ -10,13 +10,15 @@ import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
+import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type HealthReport } from './health.js';
 import type { KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
 import { JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
-import { carrierRoutes, dropPointRoutes } from './carrier-routes.js';
+import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
+import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
 
@@ -34,6 +36,8 @@ export interface AppOptions {
   kv: KvStore;
   /** One JSON line per request. Default: silent, so embedding the API does not write to stdout. */
   logger?: Logger | undefined;
+  /** The /map page's tile server, if any (MAP_TILES_URL). */
+  map?: MapOptions | undefined;
 }
 
 /** A request before its body: route, key and quota are decided from this alone. */
@@ -61,28 +65,34 @@ export interface App {
 /** The API's version in the OpenAPI document; it changes when the interface does, not per release. */
 export const API_VERSION = '1.0.0';
 
-const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*)$/;
+const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*|map|map\/.*)$/;
 
 /**
  * The route table of an engine: the unified endpoints, then the drop points and each carrier's own
- * (the health report lists its probes in this order, as the spec does).
+ * (the health report lists its probes in this order, as the spec does), then the carriers' networks.
  */
 export function buildRoutes(engine: Engine): Route[] {
-  return [...unifiedRoutes(engine), ...dropPointRoutes(engine), ...engine.carriers.flatMap((c) => carrierRoutes(engine, c))];
+  return [
+    ...unifiedRoutes(engine),
+    ...dropPointRoutes(engine),
+    ...engine.carriers.flatMap((c) => carrierRoutes(engine, c)),
+    ...networkRoutes(engine),
+  ];
 }
 
-export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }) }: AppOptions): App {
+export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' }), map }: AppOptions): App {
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger);
   const docs = createDocs();
+  const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
   let openapi: SharedBody | undefined;
   // A report is served many times over (see health.ts): serialized once.
   let healthText: { report: HealthReport; text: SharedBody } | undefined;
 
-  /** Endpoints without a key: the health report, the OpenAPI document and its viewer. */
+  /** Endpoints without a key: the health report, the OpenAPI document and its viewer, the map page. */
   async function answerPublic(req: RequestHead, path: string): Promise<HttpResponse | null> {
     if (path === '/api/health') {
       const report = await health();
@@ -94,8 +104,8 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       openapi ??= sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)));
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...openapi };
     }
-    // `/docs` and `/docs/` differ: the page's relative URLs resolve beside or inside it.
-    return docs(req.path, req.headers);
+    // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
+    return docs(req.path, req.headers) ?? mapPage(req.path);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
@@ -148,7 +158,12 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       const body = route.body ? await readJsonObject(readBody, req.headers['content-encoding']) : undefined;
       const result = route.answer({ query: req.query, params, body, key });
-      return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      if (!route.geojson) return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      if (wantsGeoJson(req.headers.accept)) return geoJsonAnswer(result, jsonAnswer(200, '', requestId, decision));
+      const answer = jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      // Caches keep the two forms apart.
+      answer.headers.Vary = 'Accept';
+      return answer;
     } catch (err) {
       const { status, message, internal } = classifyError(err);
       if (internal) logError(err, requestId);

@@ -53,6 +53,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       method: 'GET',
       path: base,
       operationId: operationId('carrierLocations'),
+      geojson: true,
       tag,
       tagDescription,
       summary: `${name} locations by ${lookup}`,
@@ -84,6 +85,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       method: 'GET',
       path: `${base}/search`,
       operationId: operationId('carrierSearch'),
+      geojson: true,
       tag,
       tagDescription,
       example: () => withValue('q', examples().terminalCode),
@@ -118,6 +120,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         method: 'GET',
         path: `${base}/${word}/:num`,
         operationId: operationId('terminalPoints'),
+        geojson: true,
         tag,
         tagDescription,
         example: () => {
@@ -138,6 +141,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         method: 'POST',
         path: `${base}/batch`,
         operationId: operationId('carrierBatch'),
+        geojson: true,
         tag,
         tagDescription,
         description: BATCH_DESCRIPTION,
@@ -160,6 +164,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         path: `${base}/country/:code`,
         operationId: operationId('countryLocations'),
         pathParams: { code: countryCode('code') },
+        geojson: true,
         tag,
         tagDescription,
         example: () => {
@@ -239,6 +244,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       method: 'GET',
       path: '/api/drop-points',
       operationId: 'dropPoints',
+      geojson: true,
       tag,
       tagDescription,
       example: () => (example().zip === undefined ? undefined : { query: { zip: example().zip!, radius: '5' } }),
@@ -260,6 +266,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       method: 'GET',
       path: '/api/drop-points/:id',
       operationId: 'dropPoint',
+      geojson: true,
       tag,
       tagDescription,
       example: () => (example().terminalCode === undefined ? undefined : { params: { id: example().terminalCode! } }),
@@ -275,6 +282,47 @@ export function dropPointRoutes(engine: Engine): Route[] {
         },
       },
       answer: ({ params }) => engine.dropPoint(params.id),
+    }),
+  ];
+}
+
+/** What a map of one carrier needs: which carriers there are, and one carrier's whole network. */
+export function networkRoutes(engine: Engine): Route[] {
+  const tag = 'Maps';
+  const mapped = engine.carriers.filter((c) => unansweredQuery(c, 'network') === null);
+  const list: res.NetworkListResult = {
+    success: true,
+    carriers: mapped.map(({ id, name, scac, kind }) => ({ carrier: id, name, scac, kind })),
+  };
+  const tagDescription = 'What a map of a carrier draws: the carriers there are, and one carrier\'s whole network';
+  // The example's network is the smallest: the document shows it whole.
+  const smallest = once(() => [...mapped].sort((a, b) => engine.network(a.id).locations.length - engine.network(b.id).locations.length)[0]);
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/networks',
+      operationId: 'networks',
+      tag,
+      tagDescription,
+      example: () => ({}),
+      summary: 'The carriers whose network can be drawn (every carrier but postal ones)',
+      response: res.networkListResultSchema,
+      errors: [],
+      answer: () => list,
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/networks/:carrier',
+      operationId: 'network',
+      tag,
+      tagDescription,
+      known: () => ({ carrier: mapped.map((c) => c.id) }),
+      example: () => (smallest() === undefined ? undefined : { params: { carrier: smallest()!.id } }),
+      geojson: true,
+      summary: "One carrier's every location, and the states and countries it covers (a postal or unknown carrier is a 404)",
+      response: res.carrierNetworkResultSchema,
+      errors: [400, 404],
+      answer: ({ params }) => engine.network(params.carrier),
     }),
   ];
 }

@@ -2,7 +2,8 @@
 // the variable instead of surfacing later as odd behaviour.
 
 import * as z from 'zod';
-import { isRedisUrl, REDIS_URL_FORMAT } from '../kv/create.js';
+import { availableParallelism } from 'node:os';
+import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 
 export interface Config {
@@ -11,6 +12,12 @@ export interface Config {
   /** `key:plan[:monthlyQuota],...`; undefined when unset or blank. */
   apiKeys: string | undefined;
   redisUrl: string | undefined;
+  /** The DynamoDB table quotas are counted in (credentials and region from the AWS SDK's standard chain). */
+  dynamodbTable: string | undefined;
+  /** A local DynamoDB instead of the region's. */
+  dynamodbEndpoint: string | undefined;
+  /** Server processes on the one port: 1 is a single process (no cluster primary). */
+  workers: number;
   /** A compiled snapshot to load; wins over `dataDir`. */
   snapshotPath: string | undefined;
   dataDir: string | undefined;
@@ -18,6 +25,9 @@ export interface Config {
   basePath: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production: boolean;
+  /** /map: a tile server's URL template drawn instead of the shipped basemap, and its credit. */
+  mapTilesUrl: string | undefined;
+  mapTilesAttribution: string | undefined;
   limits: ServerLimits;
 }
 
@@ -72,6 +82,22 @@ const positiveIntegerText = (name: string) =>
 const positiveInteger = (name: string, fallback: number) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(fallback));
 const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
 
+/**
+ * How many server processes: a whole number from 1, or `auto` for one per core the OS gives this
+ * process (os.availableParallelism); `name` is what the message calls it.
+ */
+export const workersSchema = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d+|auto)$/, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .transform((text) => (text === 'auto' ? availableParallelism() : Number(text)))
+    .refine((n) => n >= 1, { error: `${name} must be a positive integer or "auto" (one per core)` })
+    .refine((n) => n <= MAX_WORKERS, { error: `${name} must be at most ${MAX_WORKERS}` });
+
+/** Far more than any host's cores: a typo (WORKERS=80000) is refused rather than forking that many. */
+const MAX_WORKERS = 256;
+
 /** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
 export const portSchema = (name: string) =>
   z
@@ -90,6 +116,9 @@ const envSchema = z.object({
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
   // The message never repeats the value: it may hold the password.
   REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
+  DYNAMODB_TABLE: optionalText.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT }),
+  DYNAMODB_ENDPOINT: optionalText.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT }),
+  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(1)),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
   BASE_PATH: optionalText.transform((path) => {
@@ -107,6 +136,10 @@ const envSchema = z.object({
       .default('info'),
   ),
   NODE_ENV: optionalText,
+  MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
+    error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
+  }),
+  MAP_TILES_ATTRIBUTION: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
@@ -115,13 +148,20 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+}).refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, {
+  error: ONE_STORE,
+}).refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
+  error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
 });
+
+/** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
+const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
 const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
-const SERVER_ONLY = ['PORT', 'SERVER', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
+const SERVER_ONLY = ['PORT', 'SERVER', 'WORKERS', 'NODE_ENV', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT', 'SHUTDOWN_TIMEOUT_MS'];
 
 /** The configuration for a runtime: a server, or a Lambda (which has no port, socket limits or dataset compiler). */
 export function readConfig(env: Record<string, string | undefined>, runtime: Runtime = 'server'): Config {
@@ -144,12 +184,17 @@ export function readConfig(env: Record<string, string | undefined>, runtime: Run
     server: e.SERVER,
     apiKeys: e.API_KEYS,
     redisUrl: e.REDIS_URL,
+    dynamodbTable: e.DYNAMODB_TABLE,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    workers: e.WORKERS,
     snapshotPath: e.SNAPSHOT_PATH,
     dataDir: e.DATA_DIR,
     basePath: e.BASE_PATH,
     logLevel: e.LOG_LEVEL,
     // `Production` is a typo of production, not another environment: it keeps the production rules.
     production: e.NODE_ENV?.trim().toLowerCase() === 'production',
+    mapTilesUrl: e.MAP_TILES_URL,
+    mapTilesAttribution: e.MAP_TILES_ATTRIBUTION,
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -12,6 +12,7 @@ import {
 } from 'zod-openapi';
 import { pathParamSchema } from '../../engine/requests.js';
 import { MAX_BODY_BYTES } from './body.js';
+import { GEOJSON_MEDIA_TYPE, locationFeatureCollectionSchema } from '../../engine/geojson.js';
 import { errorSchema } from './errors.js';
 import { healthReportSchema, KV_PROBES } from './health.js';
 import { SERVICE_KEY } from './keys.js';
@@ -54,7 +55,14 @@ function exampleAnswer(route: Route): { input: NonNullable<ReturnType<NonNullabl
 function operation(route: Route): ZodOpenApiOperationObject {
   const names = route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
   const responses: ZodOpenApiResponsesObject = {
-    200: { description: 'OK', headers: rateLimitHeaders, content: { 'application/json': { schema: route.response } } },
+    200: {
+      description: route.geojson ? 'OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json`' : 'OK',
+      headers: rateLimitHeaders,
+      content: {
+        'application/json': { schema: route.response },
+        ...(route.geojson ? { [GEOJSON_MEDIA_TYPE]: { schema: locationFeatureCollectionSchema } } : {}),
+      },
+    },
   };
   for (const status of [...route.errors, 401, 429, 503]) responses[`${status}` as `4${string}`] = errorResponse(status);
   return {

@@ -82,6 +82,8 @@ export interface Route {
   /** Statuses documented besides 200, 401 and 429. */
   errors: readonly number[];
   probe?: Probe | undefined;
+  /** The answer lists locations: it is also served as GeoJSON (`Accept: application/geo+json`). */
+  geojson?: boolean | undefined;
   /** The 200 body: a value to serialize, or JsonText the engine has already serialized. */
   answer(input: RawInput): unknown;
 }

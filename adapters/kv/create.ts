@@ -4,6 +4,24 @@ import type { KvStore, RedisKvOptions } from './store.js';
 export const REDIS_URL_FORMAT =
   'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)';
 
+export const DYNAMODB_TABLE_FORMAT = 'DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .';
+export const DYNAMODB_ENDPOINT_FORMAT = 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:8000';
+export const ONE_STORE = 'set one of REDIS_URL and DYNAMODB_TABLE: quotas are counted in one store';
+
+/** DynamoDB's own rule for table names. */
+export function isDynamoDbTable(text: string): boolean {
+  return /^[A-Za-z0-9_.-]{3,255}$/.test(text);
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A URL ioredis connects to; anything else (`http://...`, a bare host name) would never connect, and
  * answer 503 forever. Its path is the database's number: ioredis sends any other path as SELECT NaN,
@@ -18,13 +36,32 @@ export function isRedisUrl(text: string): boolean {
   }
 }
 
+/** Where quotas are counted: the variables that choose the store. */
+export interface KvStoreEnv {
+  REDIS_URL?: string | undefined;
+  DYNAMODB_TABLE?: string | undefined;
+  DYNAMODB_ENDPOINT?: string | undefined;
+}
+
 /**
- * Redis when `REDIS_URL` is set (shared across processes), otherwise a per-process memory store.
- * ioredis is imported only then, by a dynamic import an application's bundler keeps lazy too, so
- * an embedder without Redis never loads it, and need not install it (with a bundler: mark it external).
+ * Redis when `REDIS_URL` is set, DynamoDB when `DYNAMODB_TABLE` is (both shared across processes),
+ * otherwise a per-process memory store. The client (ioredis, `@aws-sdk/client-dynamodb`) is
+ * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
+ * without it never loads it, and need not install it (with a bundler: mark it external).
  */
-export async function createKvStore(env: { REDIS_URL?: string | undefined }, options: RedisKvOptions = {}): Promise<KvStore> {
+export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
+  const table = env.DYNAMODB_TABLE?.trim();
+  const endpoint = env.DYNAMODB_ENDPOINT?.trim() || undefined;
+  if (url && table) throw new Error(ONE_STORE);
+  if (table) {
+    if (!isDynamoDbTable(table)) throw new Error(DYNAMODB_TABLE_FORMAT);
+    if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(DYNAMODB_ENDPOINT_FORMAT);
+    const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
+    // Node finds the CommonJS package's names; a bundle (the Lambda build) puts them under `default`.
+    const names = 'DynamoDBClient' in sdk ? sdk : (sdk as { default: typeof sdk }).default;
+    return new DynamoDbKvStore(names, table, { endpoint, timeoutMs: options.timeoutMs });
+  }
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.
   if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);

@@ -34,6 +34,18 @@ export class MemoryKvStore implements KvStore {
     return 1;
   }
 
+  /**
+   * Takes back one call counted at `key`, for a cluster worker that heard of the count too late
+   * and answered 503 (kv/cluster.ts). Returns whether there was one to take.
+   */
+  takeBack(key: string): boolean {
+    const entry = this.live(key);
+    const n = entry ? Number(entry.value) : 0;
+    if (!entry || !(n > 0)) return false;
+    entry.value = String(n - 1);
+    return true;
+  }
+
   async get(key: string): Promise<string | null> {
     this.assertOpen();
     return this.live(key)?.value ?? null;

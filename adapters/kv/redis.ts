@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { answerWithin } from './deadline.js';
 import { assertTtl, KvUnavailableError, type KvStore, type RedisKvOptions } from './store.js';
 
 // The count, its limit and the expiry in one script: atomic on the server, one round trip; the
@@ -171,39 +172,9 @@ export class RedisKvStore implements KvStore {
     }
   }
 
-  /**
-   * Runs a command, failing with `KvUnavailableError` after `timeoutMs`. The command itself goes on
-   * (Redis answers in order, or never); `late` receives an answer that comes after the timeout.
-   */
+  /** A command within `timeoutMs`; `late` receives an answer that comes after it (see answerWithin). */
   private run<T>(op: () => Promise<T>, late?: (value: T) => void): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let timedOut = false;
-      let settled = false;
-      // When this process was busy past the timeout (a dataset compiled on reload), the timer and
-      // Redis's answer are due together, and timers run before sockets are read: the answer, if it
-      // is there, is given that one turn of reading (setImmediate runs after it) before the timeout counts.
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          if (settled) return;
-          timedOut = true;
-          reject(new KvUnavailableError(`redis did not answer within ${this.timeoutMs} ms`));
-        });
-      }, this.timeoutMs);
-      op().then(
-        (value) => {
-          if (timedOut) return late?.(value);
-          settled = true;
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: Error) => {
-          if (timedOut) return;
-          settled = true;
-          clearTimeout(timer);
-          reject(new KvUnavailableError(`redis: ${err.message}`, { cause: err }));
-        },
-      );
-    });
+    return answerWithin('redis', this.timeoutMs, op, late);
   }
 
   /**

@@ -8,7 +8,7 @@ export interface KvStore {
    * value, or null when it was at the limit (nothing added). On creation the key expires at
    * `expireAtUnixSeconds`. When it rejects, nothing stays counted, even if the store carries the
    * command out later: what a client was refused (503) must not be billed. The one exception: a
-   * count a server applied whose answer a broken connection lost (RedisKvStore).
+   * count a server applied whose answer a broken connection lost (RedisKvStore, DynamoDbKvStore).
    *
    * A store that counts in-process answers with the value itself, so that a request waits for no
    * turn of the event loop on it; a store that asks a server answers with a promise. Failures
@@ -23,7 +23,8 @@ export interface KvStore {
 }
 
 /**
- * The store could not answer: Redis is down, unreachable, too slow, or the store was closed.
+ * The store could not answer: Redis or DynamoDB is down, unreachable, too slow, or refuses (no
+ * table, no permission), or the store was closed.
  * One type for every backend so the HTTP layer can map it to a 503 without knowing which store runs.
  */
 export class KvUnavailableError extends Error {
@@ -49,4 +50,14 @@ export interface RedisKvOptions {
   onError?: ((err: Error) => void) | undefined;
   /** Upper bound for connecting and for each command, in milliseconds (default 1000). */
   timeoutMs?: number | undefined;
+}
+
+/** Options of the DynamoDB store; here for the same reason as RedisKvOptions (the SDK's declarations stay out). */
+export interface DynamoDbKvOptions {
+  /** A local DynamoDB (`http://127.0.0.1:8000`); unset: the region's endpoint from the standard chain. */
+  endpoint?: string | undefined;
+  /** Upper bound for each decision (a count, a read, a write), in milliseconds (default 1000). */
+  timeoutMs?: number | undefined;
+  /** How long an answer that came after `timeoutMs` is still waited for, to take back a late count (default 10000). */
+  lateAnswerMs?: number | undefined;
 }

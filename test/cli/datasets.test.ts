@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDataset, createEngine, DEFAULT_SNAPSHOT, formatFinding } from '../../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../../engine/index.js';
+import { checkDataset, createEngine, formatFinding } from '../../data/index.js';
 import { runCli } from '../support/cli.js';
 import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
 import { gazetteerRow } from '../engine/geonames-rows.js';

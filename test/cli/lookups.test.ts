@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.js';
+import { createEngine } from '../../data/index.js';
 import type { HttpResponse } from '../../adapters/http/request.js';
 import { createTestApp, KEYS, sampleEngine } from '../http/fixtures.js';
 import { runCli } from '../support/cli.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEngine } from '../../engine/index.js';
+import { createEngine } from '../../data/index.js';
 import { exitCode, listeningUrl, runCli, startCli } from '../support/cli.js';
 import { buildSmallSnapshot } from '../support/datasets.js';
 
@@ -40,6 +40,7 @@ describe('carrier-locations serve', () => {
     ['--snapshot with --port and --server', () => ({ args: ['--snapshot', snapshot, '--port', '0', '--server', 'node'], env: {} })],
     ['--data winning over SNAPSHOT_PATH and --port over PORT', () => ({ args: ['--data', dataDir, '--port', '0'], env: { SNAPSHOT_PATH: snapshot + '.missing', PORT: '1' } })],
     ['the environment alone', () => ({ args: [], env: { SNAPSHOT_PATH: snapshot, PORT: '0', SERVER: 'express' } })],
+    ['--workers 2 winning over WORKERS (a primary and two processes on one port)', () => ({ args: ['--snapshot', snapshot, '--port', '0', '--workers', '2'], env: { WORKERS: 'lots' } })],
   ])('serves from %s, and exits 0 on SIGTERM', async (_, setup) => {
     const { args, env } = setup();
     const child = startCli(['serve', ...args], { env: { ...QUIET, ...env } });
@@ -58,6 +59,8 @@ describe('carrier-locations serve', () => {
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)'],
     [{ API_KEYS: ',' }, 'API_KEYS holds no key: expected key:plan[:monthlyQuota],...'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ WORKERS: '0' }, 'WORKERS must be a positive integer or "auto" (one per core)'],
+    [{ DYNAMODB_TABLE: 'q' }, 'DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .'],
     [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
   ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
     expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });

@@ -42,15 +42,16 @@ describe('--help on every command', () => {
   it.each([
     ['build', ['--out', '--zips']],
     ['validate', ['--json', '--strict', '--zips']],
-    ['serve', ['--data', '--port', '--server', '--snapshot']],
+    ['serve', ['--data', '--port', '--server', '--snapshot', '--workers']],
   ])('%s', async (command, options) => {
     expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
   });
 
-  it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s', async (command, path) => {
+  it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s (and --geojson where it answers GeoJSON)', async (command, path) => {
     const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
     const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
-    expect(await helpOptions(command)).toEqual([...params, '--data', '--help', '--json', '--snapshot'].sort());
+    const geojson = route.geojson ? ['--geojson'] : [];
+    expect(await helpOptions(command)).toEqual([...params, ...geojson, '--data', '--help', '--json', '--snapshot'].sort());
   });
 
   it('lists every command at the top', async () => {
@@ -108,6 +109,7 @@ describe('bad usage exits 2 with the reason first', () => {
     [['geocode', '--zip', '75201', '--zip', '75202'], /^error: option '--zip <zip>' argument '75202' is invalid\. --zip was already given as '75201': give it once\.\n/],
     [['serve', '--port', 'abc'], /^error: option '--port <n>' argument 'abc' is invalid\. --port must be an integer from 0 to 65535\./],
     [['serve', '--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid/],
+    [['serve', '--workers', 'all'], /^error: option '--workers <n>' argument 'all' is invalid\. --workers must be a positive integer or "auto" \(one per core\)\./],
     [['geocode', '--zip', '75201', '--snapshot', ''], /^error: option '--snapshot <file>' argument '' is invalid\. A path is required\./],
     [['geocode', '--zip', '75201', '--data', ' '], /^error: option '--data <dir>' argument ' ' is invalid\. A path is required\./],
     // A flag the endpoint needs, missing: named as a flag, not as the API's parameter.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Gazetteer } from '../../engine/gazetteer.js';
-import { readGazetteer } from '../../engine/geonames.js';
+import { readGazetteer } from '../../data/geonames.js';
 import { gazetteerRow } from './geonames-rows.js';
 
 describe('Gazetteer.zipIndex', () => {

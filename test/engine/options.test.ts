@@ -3,7 +3,8 @@
 // names it, never a silent default, a limit that is no limit, or an error from inside the engine.
 
 import { describe, expect, it } from 'vitest';
-import { checkDataset, createEngine, InvalidInputError } from '../../engine/index.js';
+import { InvalidInputError } from '../../engine/index.js';
+import { checkDataset, createEngine } from '../../data/index.js';
 
 const engine = createEngine();
 

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, NotFoundError, type Engine } from '../../engine/index.js';
+import { NotFoundError, type Engine } from '../../engine/index.js';
+import { createEngine } from '../../data/index.js';
 import { gazetteerRow } from './geonames-rows.js';
 import { POINTS_HEADER, TERMINAL_HEADER } from '../support/small-dataset.js';
 

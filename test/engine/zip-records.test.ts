@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readGazetteer } from '../../engine/geonames.js';
+import { readGazetteer } from '../../data/geonames.js';
 import { ZIP_CODES } from '../../engine/gazetteer.js';
 import { ZipRecords } from '../../engine/zip-records.js';
-import type { ZipTables } from '../../engine/zip-tables.js';
+import type { ZipTables } from '../../engine/snapshot-format.js';
 import { gazetteerRow } from './geonames-rows.js';
 
 describe('ZipRecords', () => {

@@ -5,8 +5,9 @@
 // spread of ZIPs; the order among ties is pinned in tie-break.test.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDataset, type SnapshotContent } from '../../engine/index.js';
-import { NO_LOCATION } from '../../engine/zip-tables.js';
+import { type SnapshotContent } from '../../engine/index.js';
+import { compileDataset } from '../../data/index.js';
+import { NO_LOCATION } from '../../engine/snapshot-format.js';
 import { haversineMiles, releaseStableSampleDir, sampleOracle, stableSampleDir, ZIP_FILE } from './oracle.js';
 
 let content: SnapshotContent;

@@ -8,6 +8,9 @@ describe('readConfig', () => {
       server: 'express',
       apiKeys: undefined,
       redisUrl: undefined,
+      dynamodbTable: undefined,
+      dynamodbEndpoint: undefined,
+      workers: 1,
       snapshotPath: undefined,
       dataDir: undefined,
       basePath: undefined,
@@ -21,10 +24,11 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080', SERVER: 'node', API_KEYS: 'k:pro', REDIS_URL: 'redis://127.0.0.1:6379', SNAPSHOT_PATH: '/data.snapshot',
       DATA_DIR: '/data', LOG_LEVEL: 'warn', NODE_ENV: 'production', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000',
-      KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_CLIENT: '16', SHUTDOWN_TIMEOUT_MS: '3000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_CLIENT: '16', SHUTDOWN_TIMEOUT_MS: '3000', WORKERS: '3',
     });
     expect(config).toEqual({
-      port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', snapshotPath: '/data.snapshot',
+      port: 8080, server: 'node', apiKeys: 'k:pro', redisUrl: 'redis://127.0.0.1:6379', dynamodbTable: undefined, dynamodbEndpoint: undefined, workers: 3,
+      snapshotPath: '/data.snapshot',
       dataDir: '/data', basePath: undefined, logLevel: 'warn', production: true,
       limits: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 1000, maxConnections: 100, maxConnectionsPerClient: 16, shutdownTimeoutMs: 3000 },
     });
@@ -53,6 +57,15 @@ describe('readConfig', () => {
     // Node would fire a longer timer at once: the stop's deadline would be 1 ms.
     [{ SHUTDOWN_TIMEOUT_MS: '3000000000' }, /^SHUTDOWN_TIMEOUT_MS must be at most 2147483647 \(about 24\.8 days\)$/],
     [{ REQUEST_TIMEOUT_MS: '2147483648' }, /^REQUEST_TIMEOUT_MS must be at most 2147483647/],
+    [{ WORKERS: '0' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
+    [{ WORKERS: 'all' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
+    [{ WORKERS: '2.5' }, /^WORKERS must be a positive integer or "auto"/],
+    [{ WORKERS: '100000' }, /^WORKERS must be at most 256$/],
+    [{ DYNAMODB_TABLE: 'ab' }, /^DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or \.$/],
+    [{ DYNAMODB_TABLE: 'carrier quotas' }, /^DYNAMODB_TABLE must be a DynamoDB table name/],
+    [{ DYNAMODB_TABLE: 'quotas', DYNAMODB_ENDPOINT: 'localhost:8000' }, /^DYNAMODB_ENDPOINT must be an http:\/\/ or https:\/\/ URL, such as http:\/\/127\.0\.0\.1:8000$/],
+    [{ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }, /^DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE/],
+    [{ DYNAMODB_TABLE: 'quotas', REDIS_URL: 'redis://127.0.0.1:6379' }, /^set one of REDIS_URL and DYNAMODB_TABLE: quotas are counted in one store$/],
   ])('names the variable that is wrong: %o', (env, message) => {
     expect(() => readConfig(env)).toThrow(ConfigError);
     expect(() => readConfig(env)).toThrow(message);
@@ -126,5 +139,23 @@ describe('loadKeys', () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/entry 1/);
     expect(attempt).not.toThrow(/secret-value/);
+  });
+});
+
+describe('the store and worker variables', () => {
+  it('reads DYNAMODB_TABLE and DYNAMODB_ENDPOINT, trimmed', () => {
+    expect(readConfig({ DYNAMODB_TABLE: ' carrier-quotas ', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).toMatchObject({
+      dynamodbTable: 'carrier-quotas',
+      dynamodbEndpoint: 'http://127.0.0.1:8000',
+      redisUrl: undefined,
+    });
+    // Lambda reads the table (its natural store) but no worker count.
+    expect(readConfig({ DYNAMODB_TABLE: 'carrier-quotas', WORKERS: 'many', API_KEYS: 'k:pro' }, 'lambda')).toMatchObject({ dynamodbTable: 'carrier-quotas', workers: 1 });
+  });
+
+  it('WORKERS=auto is one per core the OS gives the process', async () => {
+    const { availableParallelism } = await import('node:os');
+    expect(readConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(readConfig({ WORKERS: ' 4 ' }).workers).toBe(4);
   });
 });

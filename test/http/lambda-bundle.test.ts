@@ -2,17 +2,20 @@
 // can be found, run it in a fresh node process and expect exactly the bodies the Express app gives.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildLambda } from '../../adapters/build-lambda.js';
 import { createExpressApp } from '../../adapters/express.js';
 import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
 import { apiCases, type ApiRequest } from './cases.js';
 import { API_KEYS, createTestApp, KEYS, sampleEngine } from './fixtures.js';
 import { albEvent, httpApiEvent, replyOf, restApiEvent, supertestSend } from './senders.js';
+import { createKvStore } from '../../adapters/kv/create.js';
+import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
 
 /**
  * Imports the bundle, answers each event of the JSON array on stdin, prints the results. With
@@ -126,5 +129,49 @@ describe('the built Lambda bundle', () => {
     const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], { DATA_DIR: 'my-carriers' });
     expect(replyOf(results[0]).status).toBe(500);
     expect(log).toMatch(/could not start: DATA_DIR is not read on Lambda: compile the folder with `carrier-locations build <dir> --out <file>` and ship that file with SNAPSHOT_PATH/);
+  }, 60_000);
+
+  /** The bundle's files a start reads: index.mjs and the chunks it imports statically, all the way down. */
+  function startFiles(): string[] {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(dir, file), 'utf8');
+      // Static imports only: `import(` (dynamic) is what is loaded later, if ever.
+      for (const [, path] of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.\/[^"']+)["']/g)) {
+        visit(join(file === 'index.mjs' ? '' : 'chunks', path));
+      }
+    };
+    visit('index.mjs');
+    return [...seen];
+  }
+
+  it('keeps the DynamoDB client out of its start, in a chunk it loads only when DYNAMODB_TABLE is set', () => {
+    const atStart = startFiles();
+    expect(atStart.length).toBeGreaterThan(1);
+    // DynamoDB's API version, which every request of the client names (its X-Amz-Target header).
+    const inClient = (file: string) => readFileSync(join(dir, file), 'utf8').includes('DynamoDB_20120810');
+    expect(atStart.filter(inClient)).toEqual([]);
+    expect(readdirSync(join(dir, 'chunks')).filter((name) => inClient(join('chunks', name)))).toHaveLength(1);
+  });
+
+  it('counts its quota in DynamoDB when DYNAMODB_TABLE is set, the client loaded from the bundle alone', async () => {
+    const key = `lambda-${randomUUID()}`;
+    const [first, second] = await runBundle(dir, [httpApiEvent({ ...geocode, headers: { 'x-api-key': key } }), httpApiEvent({ ...geocode, headers: { 'x-api-key': key } })], {
+      API_KEYS: `${key}:basic:1`,
+      DYNAMODB_TABLE: inject('dynamodbTable'),
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      ...LOCAL_AWS_ENV,
+    });
+    expect([replyOf(first).status, replyOf(second).status]).toEqual([200, 429]);
+    // The count is in the table, where another container (here: this test) finds it.
+    useLocalAwsCredentials();
+    const kv = await createKvStore({ DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint') });
+    try {
+      expect(await kv.get(`quota:${createHash('sha256').update(key).digest('hex')}:${new Date().toISOString().slice(0, 7)}`)).toBe('1');
+    } finally {
+      await kv.close();
+    }
   }, 60_000);
 });

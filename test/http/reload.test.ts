@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../adapters/server.js';
 import { DEFAULT_SNAPSHOT } from '../../engine/index.js';
+import { keepCalling } from '../support/clients.js';
 import { buildOneCarrierSnapshot, writeOneCarrierDataset } from '../support/datasets.js';
 import { spawnServer, startServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS, SERVER_KINDS } from './fixtures.js';
@@ -32,21 +33,7 @@ describe.each(SERVER_KINDS)('SIGHUP on %s', (server) => {
     };
     const proc = await startServerProcess({ SERVER: server, API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info' });
     const logged = (msg: string) => proc.output().split('\n').filter((line) => line.includes(`"msg":"${msg}"`));
-    const served = new Map<string, number>();
-    const failures: string[] = [];
-    let calling = true;
-    const clients = Array.from({ length: CLIENTS }, async () => {
-      while (calling) {
-        try {
-          const reply = await fetch(`${proc.url}/api/locations?zip=60601`, { headers: { 'x-api-key': KEYS.pro } });
-          const body = await reply.json();
-          if (reply.status !== 200) failures.push(`${reply.status} ${JSON.stringify(body)}`);
-          else served.set(body.carriers.join(), (served.get(body.carriers.join()) ?? 0) + 1);
-        } catch (err) {
-          failures.push(String(err));
-        }
-      }
-    });
+    const { served, failures, stop } = keepCalling(proc.url, CLIENTS);
     const servedAfter = async (carrier: string, more: number) => {
       const from = served.get(carrier) ?? 0;
       await vi.waitFor(() => expect(served.get(carrier) ?? 0).toBeGreaterThanOrEqual(from + more), { timeout: 20_000, interval: 20 });
@@ -75,8 +62,7 @@ describe.each(SERVER_KINDS)('SIGHUP on %s', (server) => {
       expect(logged('reload failed: still serving the data loaded before')[1]).toMatch(/truncated or corrupt snapshot/);
       await servedAfter('bolt', 50);
     } finally {
-      calling = false;
-      await Promise.all(clients);
+      await stop();
       await proc.stop();
     }
     expect(failures).toEqual([]);

@@ -1,32 +1,11 @@
 // `npm start`'s server: configuration, the generated development key, and graceful shutdown with a
 // request still in flight, in-process and as a real process receiving SIGTERM.
 
-import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../adapters/server.js';
-import { openRaw, parseReply } from '../support/raw-http.js';
-import { spawnServer } from '../support/server-process.js';
+import { openRaw, parseReply, partialRequest } from '../support/raw-http.js';
+import { sigtermWithRequestInFlight, spawnServer } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
-
-const BODY = '{"zips":["60601","10001"]}';
-
-/** Opens a batch request and sends only its first bytes: the server has it in flight until `finish`. */
-function partialRequest(url: string, key: string) {
-  const req = request(`${url}/api/locations/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) },
-  });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res: IncomingMessage) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
-    req.on('error', reject);
-  });
-  req.write(BODY.slice(0, 5));
-  return { response, finish: () => req.end(BODY.slice(5)) };
-}
 
 describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (server) => {
   it('serves the API and finishes a request in flight when closed, refusing new connections', async () => {
@@ -96,14 +75,7 @@ describe('the npm start process', () => {
     const proc = start({});
     const [, url] = await proc.printed(/listening on (http:\/\/\S+) /);
     const [, key] = await proc.printed(/API key \(send as X-API-Key\): (\S+)/);
-    const inFlight = partialRequest(url, key);
-    // The server has the request once it answers another one on a second connection after it.
-    expect((await fetch(`${url}/api/health`)).status).toBe(200);
-
-    proc.child.kill('SIGTERM');
-    await proc.printed(/SIGTERM received/);
-    inFlight.finish();
-    const reply = await inFlight.response;
+    const reply = await sigtermWithRequestInFlight(proc, url, key);
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.body).count).toBe(2);
     expect(await proc.exited).toBe(0);

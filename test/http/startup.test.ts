@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../adapters/http/config.js';
+import { createEngine } from '../../data/index.js';
 import { startService, type Service, type StartOptions } from '../../adapters/startup.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
 import { API_KEYS } from './fixtures.js';
@@ -33,7 +34,13 @@ describe('startService: where the engine loads from', () => {
   });
 
   it('then DATA_DIR, compiled at start, over the runtime default', async () => {
-    expect(await carriersLoaded({ DATA_DIR: dataDir }, { defaultSnapshot: join(dir, 'missing.snapshot') })).toEqual(['acme']);
+    expect(await carriersLoaded({ DATA_DIR: dataDir }, { defaultSnapshot: join(dir, 'missing.snapshot'), compile: createEngine })).toEqual(['acme']);
+  });
+
+  it('DATA_DIR is refused where nothing compiles it (the Lambda handler)', async () => {
+    await expect(carriersLoaded({ DATA_DIR: dataDir })).rejects.toThrow(
+      'DATA_DIR is not read here: compile the folder with `carrier-locations build <dir> --out <file>` and set SNAPSHOT_PATH',
+    );
   });
 
   it('then the runtime default (Lambda: the snapshot beside the bundle)', async () => {

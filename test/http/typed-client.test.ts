@@ -12,11 +12,12 @@ import { createTestApp, KEYS, loopbackServers } from './fixtures.js';
 
 const servers = loopbackServers();
 let base: string;
-let client: ReturnType<typeof createClient<paths>>;
+// JSON answers: operations that also answer GeoJSON (`Accept: application/geo+json`) are read as JSON here.
+let client: ReturnType<typeof createClient<paths, 'application/json'>>;
 
 beforeAll(async () => {
   base = await servers.listen(createTestApp());
-  client = createClient<paths>({ baseUrl: base, headers: { 'X-API-Key': KEYS.enterprise } });
+  client = createClient<paths, 'application/json'>({ baseUrl: base, headers: { 'X-API-Key': KEYS.enterprise } });
 });
 afterAll(() => servers.closeAll());
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../engine/index.js';
+import { createEngine } from '../../data/index.js';
 import { createApp } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
 import { locationPageSchema } from '../../engine/responses.js';

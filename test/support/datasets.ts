@@ -2,7 +2,7 @@
 // ids show which one a server loaded.
 
 import { join } from 'node:path';
-import { buildSnapshot } from '../../engine/index.js';
+import { buildSnapshot } from '../../data/index.js';
 import { TERMINAL_HEADER, writeDataset } from './small-dataset.js';
 
 /** Writes a dataset of one LTL carrier with one Chicago terminal into `dir`/`id`, and returns that directory. */

@@ -1,6 +1,7 @@
 // HTTP/1.1 spoken by hand over a TCP socket: for what fetch will not send (malformed requests,
 // half-sent headers, stalled bodies) and for seeing exactly what the server writes back.
 
+import { request, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
 export interface RawReply {
@@ -68,3 +69,23 @@ export function parseReply(text: string): RawReply {
 /** Headers announcing a 60 KB upload, and its first kilobyte: the rest never comes. */
 export const halfUpload = (path: string, headers = ''): string =>
   `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n${headers}\r\n{"zips":["${'1'.repeat(1000)}`;
+
+const BATCH_BODY = '{"zips":["60601","10001"]}';
+
+/** Opens a batch request of two ZIPs and sends only its first bytes: the server has it in flight until `finish`. */
+export function partialRequest(url: string, key: string) {
+  const req = request(`${url}/api/locations/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(BATCH_BODY) },
+  });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res: IncomingMessage) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+  });
+  req.write(BATCH_BODY.slice(0, 5));
+  return { response, finish: () => req.end(BATCH_BODY.slice(5)) };
+}

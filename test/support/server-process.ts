@@ -3,6 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { partialRequest } from './raw-http.js';
 import { fileURLToPath } from 'node:url';
 
 const entry = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
@@ -60,4 +61,18 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 /** Resident set size of a process, in MB (Linux: /proc). */
 export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/**
+ * Opens a request and holds back its body, sends SIGTERM once the server has the request (it has
+ * answered another one after it), then sends the rest: the answer the stopping server gives it.
+ */
+export async function sigtermWithRequestInFlight(proc: ServerProcess, url: string, key: string): Promise<{ status: number; body: string }> {
+  const inFlight = partialRequest(url, key);
+  const health = await fetch(`${url}/api/health`);
+  if (health.status !== 200) throw new Error(`health answered ${health.status}`);
+  proc.child.kill('SIGTERM');
+  await proc.printed(/SIGTERM received/);
+  inFlight.finish();
+  return inFlight.response;
 }

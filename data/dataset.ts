@@ -3,16 +3,18 @@
 // reported together as findings sorted by file and line.
 
 import { statSync } from 'node:fs';
-import type { CarrierInfo } from './carriers.js';
+import type { CarrierInfo } from '../engine/carriers.js';
 import { checkDropPointIds, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
-import { DatasetError } from './errors.js';
+import { DatasetError } from '../engine/errors.js';
 import { Findings, formatFinding, type Finding } from './findings.js';
-import { Gazetteer } from './gazetteer.js';
-import { readGazetteer, type GazetteerTable } from './geonames.js';
-import { checkedOptions, datasetCheckOptionsSchema, datasetDirSchema } from './options.js';
-import { parseWithZod } from './requests.js';
+import { Gazetteer } from '../engine/gazetteer.js';
+import type { GazetteerTable } from '../engine/snapshot-format.js';
+import { readGazetteer } from './geonames.js';
+import { datasetCheckOptionsSchema, datasetDirSchema } from './options.js';
+import { checkedOptions } from '../engine/options.js';
+import { parseWithZod } from '../engine/requests.js';
 
 export interface Dataset {
   /** In any order: the network compiler numbers them by id. */

@@ -8,24 +8,11 @@
 // Both are made by the very functions a query would otherwise run (distanceMiles, the kd walk), so
 // they give the same answers, ties included.
 
-import type { GazetteerTable } from './geonames.js';
-import { distanceMiles } from './geo.js';
-import { Hits } from './hits.js';
-import { LocationIndex } from './location-index.js';
-import type { NetworkTable } from './network-compiler.js';
+import { distanceMiles } from '../engine/geo.js';
+import { Hits } from '../engine/hits.js';
+import { LocationIndex } from '../engine/location-index.js';
+import { NO_LOCATION, type GazetteerTable, type NetworkTable, type ZipTables } from '../engine/snapshot-format.js';
 
-/** A ZIP's entry in `nearest` when the carrier has no location at all. */
-export const NO_LOCATION = 0xffffffff;
-
-export interface ZipTables {
-  /** Exact matches of gazetteer ZIP row z: entries exactStart[z] .. exactStart[z + 1]. */
-  exactStart: Uint32Array;
-  exactLoc: Uint32Array;
-  /** Great-circle miles from the ZIP's point. */
-  exactMiles: Float64Array;
-  /** Per carrier number, its nearest location to each ZIP row; empty for the carriers can-reach does not accept. */
-  nearest: Uint32Array[];
-}
 
 export function compileZipTables(network: NetworkTable, gazetteer: GazetteerTable): ZipTables {
   return { ...exactMatches(network, gazetteer), nearest: nearestLocations(network, gazetteer) };

