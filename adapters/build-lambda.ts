@@ -1,12 +1,13 @@
 // `npm run build:lambda`: bundles the Lambda handler into dist/lambda/index.mjs with everything it
-// imports, copies the compiled snapshot and the /docs assets beside it, so the folder runs (and
+// imports, copies the compiled snapshot and the /docs and /map assets beside it, so the folder runs (and
 // zips for upload) without node_modules.
 
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { DEFAULT_SNAPSHOT } from '../engine/index.js';
+import { MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,6 +68,8 @@ export async function buildLambda(
   copyFileSync(snapshot, join(outDir, 'snapshot.bin'));
   const docs = swaggerUiDir();
   if (docs) for (const name of DOCS_ASSETS) copyFileSync(join(docs, name), join(outDir, 'swagger-ui', name));
+  // The /map page's assets, when this package's build made them (`npm run build`).
+  if (existsSync(join(MAP_ASSETS_DIR, 'map.js'))) cpSync(MAP_ASSETS_DIR, join(outDir, 'map'), { recursive: true });
   return { outDir, bundle, bundleBytes: statSync(bundle).size, snapshotBytes: statSync(snapshot).size };
 }
 

@@ -1,12 +1,14 @@
 // Part of `npm run build`: the /map page's assets in dist/map/, made from npm packages so the page
 // loads nothing from anywhere but the server. The page script and Leaflet are bundled into one
 // file, the styles into another (Leaflet's images inlined), and the basemap is the us-atlas and
-// world-atlas TopoJSON, the states labelled with their postal codes so a carrier's states can be shaded.
+// world-atlas TopoJSON, states and countries labelled with the codes the API uses (USPS, ISO 3166-1
+// alpha-2) so a carrier's states and countries can be shaded.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import countries from 'i18n-iso-countries';
 import { states } from 'states-us';
 import { MAP_ASSETS_DIR, packageRequire } from '../engine/package-files.js';
 
@@ -33,6 +35,15 @@ function statesWithCodes(): Topology {
   return topology;
 }
 
+/** world-atlas numbers its countries (ISO 3166-1 numeric); the API names them by alpha-2 code. */
+function countriesWithCodes(): Topology {
+  const topology: Topology = readJson('world-atlas/countries-110m.json');
+  for (const geometry of topology.objects.countries.geometries as { id?: string; properties?: Record<string, unknown> }[]) {
+    geometry.properties = { name: geometry.properties?.name, code: (geometry.id && countries.numericToAlpha2(geometry.id)) || '' };
+  }
+  return topology;
+}
+
 export async function buildMapAssets(outDir = MAP_ASSETS_DIR): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const source = join(MAP_ASSETS_DIR, '..', '..', 'web', 'map');
@@ -51,7 +62,7 @@ export async function buildMapAssets(outDir = MAP_ASSETS_DIR): Promise<string[]>
     logLevel: 'warning',
   });
   writeFileSync(join(outDir, 'states.json'), JSON.stringify(statesWithCodes()));
-  writeFileSync(join(outDir, 'countries.json'), JSON.stringify(readJson('world-atlas/countries-110m.json')));
+  writeFileSync(join(outDir, 'countries.json'), JSON.stringify(countriesWithCodes()));
   return MAP_ASSET_FILES.map((name) => join(outDir, name));
 }
 

@@ -218,6 +218,7 @@ function unifiedSearch(
     locByZipKey: new Int32Array(0), locByZipId: new Uint32Array(0),
     spZip: new Int32Array(0), spCarrier: new Uint8Array(0), spCity: [], spState: [], spTerminal: new Uint32Array(0),
     spDirect: new Uint8Array(0), spDays: new Uint8Array(0), spAddOn: new Uint8Array(0),
+    spCutoff: new Int16Array(0), spHighCost: new Uint8Array(0), spHighCostNote: [], spInterline: [],
     termSpStart: new Uint32Array(n + 1), termSp: new Uint32Array(0),
     carrierIndexData,
     unifiedIndexData: new Uint8Array(floorKd.data),

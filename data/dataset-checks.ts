@@ -116,9 +116,11 @@ export function checkServicePoints(
   terminals: ReadonlyMap<string, TerminalRef> | null,
   gazetteer: Gazetteer,
   findings: Findings,
+  /** The file the rows come from: service-points.csv, or a carrier's own file read through a mapping. */
+  file = SERVICE_POINTS.file,
 ): void {
-  const error = (line: number, message: string) => findings.error(SERVICE_POINTS.file, line, message);
-  const warning = (line: number, message: string) => findings.warning(SERVICE_POINTS.file, line, message);
+  const error = (line: number, message: string) => findings.error(file, line, message);
+  const warning = (line: number, message: string) => findings.warning(file, line, message);
   const firstLine = new Map<string, number>();
   for (const { line, row } of rows) {
     const { carrier, zip, city, state, terminalCode } = row;
@@ -129,6 +131,10 @@ export function checkServicePoints(
     }
     if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
     if (zip !== undefined) checkServedZip(line, row, zip, terminal, gazetteer, warning);
+    if (row.interlineScac && row.direct === true) {
+      warning(line, `interlineScac "${row.interlineScac}" names an interline partner, but direct is true: a partner serves only points with direct false, and this one is not answered`);
+    }
+    if (row.highCostNote && row.highCost !== true) warning(line, 'highCostNote is given but highCost is not true: the note is not answered');
     if (carrier !== undefined && zip !== undefined && city !== undefined) {
       const key = `${carrier}\u0000${zip}\u0000${placeKey(city)}`;
       const first = firstLine.get(key);

@@ -8,6 +8,7 @@ import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/mom
 import { parse, type CsvError, type Options as CsvOptions } from 'csv-parse/sync';
 import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from '../engine/carriers.js';
+import type { TableSource } from './carrier-mapping.js';
 import type { TableSpec } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 
@@ -69,10 +70,18 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
   return read;
 }
 
-/** The line of the field an issue names, when the entry has that field. */
+/** The line of the field an issue names (`holidays.dates[2]`: that date's line), as deep as the entry has it. */
 function lineOfField(entry: ValueNode, path: PropertyKey[]): number | undefined {
-  if (entry.type !== 'Object' || path.length === 0) return undefined;
-  return entry.members.find((m) => m.name.type === 'String' && m.name.value === path[0])?.loc.start.line;
+  let line: number | undefined;
+  let node: ValueNode | undefined = entry;
+  for (const key of path) {
+    if (node?.type === 'Object') node = node.members.find((m) => m.name.type === 'String' && m.name.value === key)?.value;
+    else if (node?.type === 'Array' && typeof key === 'number') node = node.elements[key]?.value;
+    else node = undefined;
+    if (node === undefined) break;
+    line = node.loc.start.line;
+  }
+  return line;
 }
 
 const TOKENS: Record<string, string> = {
@@ -108,11 +117,12 @@ export interface Table<Row> {
  * Reads a CSV table. A missing column the table needs is one error on the header line, and the
  * other columns are still checked on every row; a missing optional column reads as empty values.
  */
-export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Findings): Table<Row> {
-  const error = (line: number, message: string) => findings.error(spec.file, line, message);
-  const path = join(dir, spec.file);
+export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Findings, source?: TableSource): Table<Row> {
+  const file = source?.file ?? spec.file;
+  const error = (line: number, message: string) => findings.error(file, line, message);
+  const path = source?.path ?? join(dir, spec.file);
   if (!existsSync(path)) {
-    if (spec.fileRequired) error(0, 'the file is missing');
+    if (spec.fileRequired || source) error(0, 'the file is missing');
     return { rows: [], keyed: false };
   }
   const read = readText(path, error);
@@ -123,12 +133,15 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     error(1, `the header line is missing: ${spec.columns.join(',')}`);
     return { rows: [], keyed: false };
   }
-  const header = records[0].record;
+  // A carrier's own file (a mapping's source): its header in our names, its constant columns.
+  const header = source ? source.header(records[0].record) : records[0].record;
+  const constants = source?.constants ?? {};
   const headerLine = records[0].line;
-  const missing = spec.columns.filter((c) => !header.includes(c) && !spec.optional.has(c));
-  for (const column of missing) error(headerLine, `the header has no "${column}" column`);
+  const missing = spec.columns.filter((c) => !header.includes(c) && !(c in constants) && !spec.optional.has(c));
+  for (const column of missing) error(headerLine, missingColumn(column, source));
   // A misspelt optional column would read as empty values without a word; a repeated one, as its first.
   // An unnamed one (a trailing comma, as some spreadsheets write) cannot be meant as one of ours.
+  // A carrier's file has columns of its own: the ones the mapping leaves out are not ours to judge.
   const known = new Set<string>(spec.columns);
   header.forEach((column, i) => {
     if (column === '') return;
@@ -139,9 +152,11 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
       findings.warning(spec.file, headerLine, `the "${column}" column is not one this file has, and is not read (${hint})`);
     }
   });
-  const present = spec.columns.filter((c) => header.includes(c));
+  const present = spec.columns.filter((c) => header.includes(c) || c in constants);
   const position = new Map(present.map((c) => [c, header.indexOf(c)]));
-  const absentOptional = spec.columns.filter((c) => !header.includes(c) && spec.optional.has(c));
+  const absentOptional = spec.columns.filter((c) => !present.includes(c) && spec.optional.has(c));
+  const cell = (record: string[], c: keyof Row & string) =>
+    c in constants ? constants[c]! : source ? source.value(c, record[position.get(c)!]!) : record[position.get(c)!];
   const fields = spec.fields as Record<string, z.ZodType>;
   const schema = z.object(Object.fromEntries(present.map((c) => [c, fields[c]])));
 
@@ -150,10 +165,10 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     if (record.length !== header.length) {
       error(line, `this row has ${record.length} values, the header has ${header.length} columns`);
       const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
-      rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, record[position.get(c)!]])) as Partial<Row> });
+      rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, cell(record, c)])) as Partial<Row> });
       continue;
     }
-    const values = Object.fromEntries(present.map((c) => [c, record[position.get(c)!]]));
+    const values = Object.fromEntries(present.map((c) => [c, cell(record, c)]));
     const parsed = schema.safeParse(values);
     const row: Record<string, unknown> = Object.fromEntries(absentOptional.map((c) => [c, '']));
     if (parsed.success) Object.assign(row, parsed.data);
@@ -170,6 +185,12 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     rows.push({ line, row: row as Partial<Row> });
   }
   return { rows, keyed: spec.keyColumns.every((c) => position.has(c)) };
+}
+
+function missingColumn(column: string, source: TableSource | undefined): string {
+  if (!source) return `the header has no "${column}" column`;
+  const theirs = source.nameOf(column);
+  return theirs === undefined ? `the mapping names no column for ${column}` : `the header has no "${theirs}" column (the mapping's ${column})`;
 }
 
 /**

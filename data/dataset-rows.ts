@@ -105,13 +105,19 @@ export interface ServicePointRow {
   direct: boolean;
   serviceDays: string;
   addOnDays: number;
+  /** `HH:MM` local time at the point, '' when the carrier states none. */
+  cutoffTime: string;
+  highCost: boolean;
+  highCostNote: string;
+  /** The SCAC of the partner that serves an interline point (direct false), upper-case; '' for none. */
+  interlineScac: string;
 }
 
 export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
   file: 'service-points.csv',
   fileRequired: false,
-  columns: ['carrier', 'zip', 'city', 'state', 'terminalCode', 'direct', 'serviceDays', 'addOnDays'],
-  optional: new Set(),
+  columns: ['carrier', 'zip', 'city', 'state', 'terminalCode', 'direct', 'serviceDays', 'addOnDays', 'cutoffTime', 'highCost', 'highCostNote', 'interlineScac'],
+  optional: new Set(['cutoffTime', 'highCost', 'highCostNote', 'interlineScac']),
   keyColumns: [],
   fields: {
     carrier: requiredText('carrier'),
@@ -131,6 +137,19 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
       .string()
       .regex(/^\d{1,2}$/, { error: (issue) => `addOnDays "${String(issue.input)}" is not a whole number from 0 to 99` })
       .transform(Number),
+    cutoffTime: z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d)?$/, {
+      error: (issue) => `cutoffTime "${String(issue.input)}" is not a time of day written HH:MM (24-hour, such as 16:30)`,
+    }),
+    // Empty is false: a column most rows leave blank.
+    highCost: z
+      .string()
+      .regex(/^(true|false)?$/i, { error: (issue) => `highCost "${String(issue.input)}" must be true, false or empty` })
+      .transform((v) => v.toLowerCase() === 'true'),
+    highCostNote: text('highCostNote'),
+    interlineScac: z
+      .string()
+      .regex(/^([A-Za-z]{2,4})?$/, { error: (issue) => `interlineScac "${String(issue.input)}" is not a SCAC: 2-4 letters, such as ABFS` })
+      .transform((v) => v.toUpperCase()),
   },
 };
 

@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import type { CarrierInfo } from '../engine/carriers.js';
 import { checkDropPointIds, checkServicePoints, checkTerminals } from './dataset-checks.js';
+import { readMapping } from './carrier-mapping.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import { DatasetError } from '../engine/errors.js';
@@ -35,6 +36,8 @@ export interface DatasetCheck {
 export interface DatasetCheckOptions {
   /** The GeoNames postal-code file the geography is checked against; default the one `createEngine` uses. */
   zipFile?: string | undefined;
+  /** A mapping file (mapping.json): carriers' own points files, read beside service-points.csv (carrier-mapping.ts). */
+  mapping?: string | undefined;
 }
 
 /**
@@ -44,8 +47,9 @@ export interface DatasetCheckOptions {
  */
 export function checkDataset(dir: string, options: DatasetCheckOptions = {}): DatasetCheck {
   const path = parseWithZod(datasetDirSchema, dir);
-  const gazetteer = readGazetteer(checkedOptions(datasetCheckOptionsSchema, options).zipFile);
-  return { ...checkAgainst(path, new Gazetteer(gazetteer)), gazetteer };
+  const { zipFile, mapping } = checkedOptions(datasetCheckOptionsSchema, options);
+  const gazetteer = readGazetteer(zipFile);
+  return { ...checkAgainst(path, new Gazetteer(gazetteer), mapping), gazetteer };
 }
 
 /** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
@@ -55,7 +59,7 @@ export function readDataset(dir: string, gazetteer: Gazetteer): Dataset {
   return dataset;
 }
 
-function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'gazetteer'> {
+function checkAgainst(dir: string, gazetteer: Gazetteer, mapping?: string): Omit<DatasetCheck, 'gazetteer'> {
   const findings = new Findings();
   // One finding for a wrong path, not one per file the folder would have held.
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -70,6 +74,12 @@ function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'ga
   // Without the terminals' key columns no served point can find its terminal: that is one finding
   // already (the file or the column is missing), not one more per served point.
   checkServicePoints(servicePoints.rows, carriers.ids, terminals.keyed ? known : null, gazetteer, findings);
+  // Carriers' own points files, read through the mapping, checked as service-points.csv is, on their own lines.
+  const mapped = (mapping === undefined ? [] : (readMapping(mapping, findings) ?? [])).map((source) => {
+    const table = readTable(dir, SERVICE_POINTS, findings, source);
+    checkServicePoints(table.rows, carriers.ids, terminals.keyed ? known : null, gazetteer, findings, source.file);
+    return table.rows;
+  });
   if (findings.hasErrors) return { findings: findings.sorted(), dataset: null };
   return {
     findings: findings.sorted(),
@@ -77,7 +87,7 @@ function checkAgainst(dir: string, gazetteer: Gazetteer): Omit<DatasetCheck, 'ga
       carriers: carriers.carriers,
       // Without an error every column is present and every value valid: the rows are whole.
       terminals: terminals.rows.map((r) => r.row as TerminalRow),
-      servicePoints: servicePoints.rows.map((r) => r.row as ServicePointRow),
+      servicePoints: [servicePoints.rows, ...mapped].flat().map((r) => r.row as ServicePointRow),
     },
   };
 }

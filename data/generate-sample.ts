@@ -64,7 +64,7 @@ export async function generateSample(outDir: string, options: SampleOptions = {}
     writeFile(join(outDir, 'terminals.csv'), stringify(sample.terminals, { header: true, columns: [...TERMINALS.columns] })),
     writeFile(
       join(outDir, 'service-points.csv'),
-      stringify(sample.servicePoints, { header: true, columns: [...SERVICE_POINTS.columns] }),
+      stringify(sample.servicePoints, { header: true, columns: SERVICE_POINTS.columns.filter((c) => !SERVICE_POINTS.optional.has(c)) }),
     ),
   ]);
 }

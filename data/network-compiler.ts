@@ -81,12 +81,22 @@ export function compileNetwork(dataset: Dataset): NetworkTable {
     spDirect: Uint8Array.from(points, (p) => (p.direct ? 1 : 0)),
     spDays: Uint8Array.from(points, (p) => daysMask(p.serviceDays)),
     spAddOn: Uint8Array.from(points, (p) => p.addOnDays),
+    // Absent optional columns read as '' (`=== true` is false for them); a column no point fills is empty.
+    spCutoff: Int16Array.from(unlessAll(points, (p) => !p.cutoffTime), (p) => (p.cutoffTime ? Number(p.cutoffTime.slice(0, 2)) * 60 + Number(p.cutoffTime.slice(3)) : -1)),
+    spHighCost: Uint8Array.from(unlessAll(points, (p) => p.highCost !== true), (p) => (p.highCost === true ? 1 : 0)),
+    spHighCostNote: unlessAll(points, (p) => p.highCost !== true || !p.highCostNote).map((p) => (p.highCost === true ? p.highCostNote : '')),
+    spInterline: unlessAll(points, (p) => p.direct || !p.interlineScac).map((p) => (p.direct ? '' : p.interlineScac)),
     termSpStart,
     termSp,
     carrierIndexData,
     unifiedIndexData,
     unifiedLoc,
   };
+}
+
+/** The rows, or none when every row is `blank`: the column of a value no row has is left empty. */
+function unlessAll<T>(rows: readonly T[], blank: (row: T) => boolean): readonly T[] {
+  return rows.every(blank) ? [] : rows;
 }
 
 function carrierOf(starts: Uint32Array, loc: number): number {

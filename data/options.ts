@@ -5,7 +5,7 @@ import { optionsObject, pathOption } from '../engine/options.js';
 
 export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot') });
 
-export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile') });
+export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile'), mapping: pathOption('mapping') });
 
 /** The dataset directory of checkDataset: the one argument that is not an option. */
 export const datasetDirSchema = z

@@ -78,7 +78,7 @@ function regionalLtl(states: readonly string[], terminals: number, spacingMiles:
 export const SAMPLE_CARRIERS: readonly SampleCarrier[] = [
   {
     id: 'carrier-a', name: 'Carrier A', scac: 'CRAA', kind: 'ltl', unified: true, canReach: false, lookup: 'zip',
-    schedules: true, terminalRoute: 'station',
+    schedules: true, terminalRoute: 'station', holidays: { calendar: 'us-ltl' },
     plan: {
       shape: 'terminals',
       areas: [{ country: 'US', states: CONTIGUOUS_STATES, terminals: 260, spacingMiles: 30, minPopulation: 8_000 }],
@@ -162,6 +162,8 @@ export const SAMPLE_CARRIERS: readonly SampleCarrier[] = [
 
 /** What carriers.json holds: the carrier without its network plan, keys in the documented order. */
 export function carrierEntry({ plan: _plan, ...entry }: SampleCarrier): CarrierEntry {
-  const { id, name, scac, kind, unified, canReach, lookup, schedules, terminalRoute } = entry;
-  return { id, name, scac, kind, unified, canReach, lookup, ...(schedules && { schedules }), ...(terminalRoute && { terminalRoute }) };
+  const { id, name, scac, kind, unified, canReach, lookup, schedules, terminalRoute, holidays } = entry;
+  return {
+    id, name, scac, kind, unified, canReach, lookup, ...(schedules && { schedules }), ...(terminalRoute && { terminalRoute }), ...(holidays && { holidays }),
+  };
 }

@@ -8,8 +8,8 @@ import { boundingBoxes, distanceMiles } from '../engine/geo.js';
 import type { ServiceArea } from './sample-carriers.js';
 import { SeededRandom } from './sample-random.js';
 
-/** A service-points.csv row as written. */
-export type ServicePointRow = Record<keyof ServicePointValues, string>;
+/** A service-points.csv row as written: the sample states no cutoff times or point attributes (optional columns). */
+export type ServicePointRow = Record<Exclude<keyof ServicePointValues, 'cutoffTime' | 'highCost' | 'highCostNote' | 'interlineScac'>, string>;
 
 export interface ServingTerminal {
   terminalCode: string;

@@ -8,6 +8,7 @@ import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import { compareNearest, compareText } from './ranking.js';
 import type { Records } from './records.js';
+import { suggestPlaces } from './suggestions.js';
 import {
   batchFieldFor, countryCode, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
   validateBatchList, type CarrierBatch, type CoverageQuery, type LocationsQuery, type PageQuery, type TextSearchQuery,
@@ -44,12 +45,18 @@ export class CarrierLookups {
     const city = typeof query.city === 'string' ? placeKey(query.city) : undefined;
     const t = this.net.t;
     let locs: number[];
+    // The state a US city filter is looked for in, to suggest places when it names none there.
+    let cityState: string | undefined;
     switch (info.lookup) {
-      case 'zip':
+      case 'zip': {
         locs = this.servingZip(c, Number(value), city);
+        const z = this.gazetteer.zipIndex(value);
+        if (z >= 0) cityState = this.gazetteer.zipState(z);
         break;
+      }
       case 'state': {
         const state = this.stateParam(c, value, 'state');
+        if (this.gazetteer.hasState(state)) cityState = state;
         locs = this.filter(c, (l) => this.inState(l, state));
         break;
       }
@@ -66,7 +73,10 @@ export class CarrierLookups {
         locs = this.filter(c, (l) => t.locCountry[l] === value);
     }
     if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
-    return pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.records.record(l));
+    const page = pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.records.record(l));
+    const asked = query.city as string | undefined;
+    if (locs.length > 0 || asked === undefined || cityState === undefined || this.gazetteer.findPlace(asked, cityState) >= 0) return page;
+    return { ...page, suggestions: suggestPlaces(this.gazetteer, asked, cityState) };
   }
 
   countryLocations(carrierId: string, code: string, query: PageQuery = {}): LocationPage {

@@ -2,12 +2,48 @@
 // what it offers. Every per-carrier behaviour follows from these fields, never from a carrier id.
 
 import * as z from 'zod';
+import { HOLIDAY_CALENDARS } from './holidays.js';
 
 /** The message of a field's issue in words: what is missing or wrong, with the value given. */
 const says = (field: string, expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${field} is required` : `${field} ${JSON.stringify(issue.input)} ${expected}`;
 
 const flag = (field: string) => z.boolean({ error: says(field, 'must be true or false') });
+
+/** A real calendar date written YYYY-MM-DD: 2026-02-30 is a typing slip, not a day. */
+export const isoDateSchema = (field: string) =>
+  z
+    .string({ error: says(field, 'must be a date written YYYY-MM-DD') })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: says(field, 'must be a date written YYYY-MM-DD') })
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+      error: says(field, 'is not a day of the calendar'),
+    });
+
+/** The days the carrier neither picks up nor delivers: a named calendar, its own dates, or both. */
+const holidaysSchema = z
+  .strictObject(
+    {
+      calendar: z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) }).optional(),
+      dates: z
+        .array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') })
+        .refine((dates) => new Set(dates).size === dates.length, {
+          error: (issue) => {
+            const dates = issue.input as string[];
+            return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
+          },
+        })
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `holidays: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (it has "calendar" and "dates")`
+          : 'holidays must be an object: { "calendar": "us-ltl", "dates": ["2026-12-24"] }',
+    },
+  )
+  .refine((h) => h.calendar !== undefined || (h.dates?.length ?? 0) > 0, {
+    error: 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out',
+  });
 
 export const carrierSchema = z.strictObject(
   {
@@ -31,6 +67,8 @@ export const carrierSchema = z.strictObject(
     schedules: flag('schedules').default(false),
     /** The path word of its page of the points a terminal serves: `/station/:num` or `/terminal/:num`. */
     terminalRoute: z.enum(['station', 'terminal'], { error: says('terminalRoute', 'must be "station" or "terminal"') }).default('terminal'),
+    /** Days without pickup or delivery, skipped by the schedule endpoints. */
+    holidays: holidaysSchema.optional(),
   },
   {
     error: (issue) =>

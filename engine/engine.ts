@@ -55,7 +55,8 @@ export interface Engine {
    * next service day is after today in the ZIP's own time zone, by the clock `now` (default: the real time).
    */
   serviceDays(carrierId: string, query: ServiceDaysQuery, options?: { now?: Date | undefined }): ServiceDaysResult;
-  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult;
+  /** Without `ship_date`, the shipment is ready today at the origin, by the clock `now` (default: the real time). */
+  transitInfo(carrierId: string, query: TransitQuery, options?: { now?: Date | undefined }): TransitInfoResult;
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult;
   dropPoints(query: DropPointsQuery): LocationPage;
   dropPoint(id: string): DropPointResult;
@@ -63,7 +64,7 @@ export interface Engine {
   examples(carrierId: string): CarrierExamples;
 }
 
-/** The `now` of serviceDays: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
+/** The `now` of serviceDays and transitInfo: the real time by default; anything but a valid Date in the range of `date` is invalid input. */
 function clock(options: unknown): Date {
   return checkedOptions(serviceDaysOptionsSchema, options).now ?? new Date();
 }
@@ -98,7 +99,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     coverage: (id, query = {}) => lookups.coverage(id, query),
     network: (id) => lookups.network(id),
     serviceDays: (id, query, options) => schedules.serviceDays(id, query, clock(options)),
-    transitInfo: (id, query) => schedules.transitInfo(id, query),
+    transitInfo: (id, query, options) => schedules.transitInfo(id, query, clock(options)),
     carrierInfo: (id, query) => schedules.carrierInfo(id, query),
     dropPoints: (query) => dropPoints.around(query),
     dropPoint: (id) => dropPoints.byId(id),

@@ -8,6 +8,7 @@ import { ZIP_CODES } from './gazetteer.js';
 import { Hits } from './hits.js';
 import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
+import type { PointAttributes } from './responses.js';
 import { NO_LOCATION, type NetworkTable, type ZipTables } from './snapshot-format.js';
 
 /** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
@@ -81,6 +82,29 @@ export class Network {
   /** Rows of the points-served table for a ZIP: [from, to). */
   servicePointRange(zipCode: number): [number, number] {
     return zipRange(this.zipRuns, zipCode, 0);
+  }
+
+  /**
+   * Carrier c's points-served row for a ZIP code: the one whose city has the place key `cityKey`;
+   * without it (or, unless `strict`, when none has it) the first. -1 when not served.
+   */
+  servicePointRow(c: number, zipCode: number, cityKey: string | undefined, strict: boolean): number {
+    const t = this.t;
+    const [from, to] = this.servicePointRange(zipCode);
+    let first = -1;
+    for (let p = from; p < to; p++) {
+      if (t.spCarrier[p] !== c) continue;
+      if (cityKey !== undefined && placeKey(t.spCity[p]) === cityKey) return p;
+      if (first < 0) first = p;
+    }
+    return strict && cityKey !== undefined ? -1 : first;
+  }
+
+  /** What a carrier's file says of a served point beyond its schedule; nulls for no row. Empty columns (no point has a value) read as undefined. */
+  pointAttributes(row: number): PointAttributes {
+    if (row < 0) return { highCost: null, highCostNote: null, interlineScac: null };
+    const t = this.t;
+    return { highCost: t.spHighCost[row] === 1, highCostNote: t.spHighCostNote[row] || null, interlineScac: t.spInterline[row] || null };
   }
 
   /** Locations in a ZIP: locByZipId[from .. to). */

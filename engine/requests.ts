@@ -18,7 +18,9 @@ export const MAX_BATCH_ENTRIES = 50;
 export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
 
-const ZIP = /^\d{5}$/;
+/** A ZIP as callers send it: 5 digits, or ZIP+4 with or without its dash (75201-1234, 752011234). */
+const ZIP = /^\d{5}(-?\d{4})?$/;
+const ZIP_FORMS = '5 digits or ZIP+4 (12345-6789)';
 const COUNTRY = /^[A-Za-z]{2}$/;
 
 /**
@@ -36,12 +38,14 @@ const documentedAs = (json: Record<string, unknown>) => ({
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
 export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
 
+/** A ZIP parameter; a ZIP+4 is answered as its 5-digit ZIP, which the answer's echo shows. */
 const zip = (name: string) =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of 5 digits`) })
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of ${ZIP_FORMS}`) })
     .min(1, NOT_EMPTY(name))
-    .regex(ZIP, { error: `${name} must be 5 digits` })
-    .meta({ description: 'A US ZIP code, 5 digits' });
+    .regex(ZIP, { error: `${name} must be ${ZIP_FORMS}` })
+    .meta({ description: `A US ZIP code: ${ZIP_FORMS}` })
+    .transform((value) => value.slice(0, 5));
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
 /** In a `u` pattern a surrogate matches only alone: half of a character, not text. */
@@ -187,25 +191,31 @@ export const searchTextSchema = z.object({
   page: pageSchema,
 });
 
+/** A calendar date parameter, YYYY-MM-DD, within DATE_RANGE. */
+const dateParam = (name: string) =>
+  z
+    .string({ error: `${name} must be YYYY-MM-DD` })
+    .min(1, NOT_EMPTY(name))
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })
+    .meta({ format: 'date', description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}` })
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+      error: `${name} must be a real calendar date (YYYY-MM-DD)`,
+    })
+    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` });
+
 export const serviceDaysQuerySchema = z.object({
   zip: zip('zip'),
   city: optionalText('city'),
-  date: z
-    .string({ error: 'date must be YYYY-MM-DD' })
-    .min(1, NOT_EMPTY('date'))
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
-    .meta({
-      format: 'date',
-      description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default: the next service day after today in the ZIP's time zone`,
-    })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-      error: 'date must be a real calendar date (YYYY-MM-DD)',
-    })
-    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `date must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` })
-    .optional(),
+  date: dateParam('date').optional(),
 });
 
-export const transitQuerySchema = z.object({ origin_zip: zip('origin_zip'), dest_zip: zip('dest_zip') });
+export const transitQuerySchema = z.object({
+  origin_zip: zip('origin_zip'),
+  dest_zip: zip('dest_zip'),
+  ship_date: dateParam('ship_date')
+    .optional()
+    .meta({ description: "The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is" }),
+});
 
 export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
 
@@ -253,7 +263,7 @@ const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: 
 
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {
-  zip: z.object({ zip: requiredText('zip').regex(ZIP, { error: 'zip must be 5 digits' }), city: cityFilter, page: pageSchema }),
+  zip: z.object({ zip: zip('zip'), city: cityFilter, page: pageSchema }),
   state: z.object({ state: requiredAs('state', stateText()), city: cityFilter, page: pageSchema }),
   region: z.object({
     region: requiredText('region').transform((s) => s.toLowerCase()).meta({ description: 'One of the regions of the carrier' }),
@@ -294,7 +304,9 @@ const stringListSchema = (field: string, entry: RegExp, description: string) =>
     })
     .meta({ description, override: { minItems: 1, maxItems: MAX_BATCH_ENTRIES, uniqueItems: true } });
 
-export const zipBatchSchema = z.object({ zips: stringListSchema('zips', ZIP, 'Unique 5-digit ZIPs, up to the plan batch limit') });
+export const zipBatchSchema = z.object({
+  zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
+});
 const countryBatchSchema = z.object({
   country_codes: stringListSchema(
     'country_codes',
@@ -380,7 +392,7 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** ZIP: exactly five ASCII digits. */
+/** ZIP: exactly five ASCII digits (a ZIP+4 is zod's, which cuts it to five). */
 const zipField: FieldParser = (v) => {
   if (typeof v !== 'string' || v.length !== 5) return NOT_SURE;
   for (let i = 0; i < 5; i++) if (!isDigit(v.charCodeAt(i))) return NOT_SURE;
@@ -514,11 +526,11 @@ export function validateBatchList(body: unknown, field: 'zips' | 'country_codes'
   if (list.length > max) {
     throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);
   }
-  const [pattern, what] = field === 'zips' ? [ZIP, 'a 5-digit ZIP'] : [COUNTRY, 'a 2-letter country code'];
+  const [pattern, what] = field === 'zips' ? [ZIP, `a ZIP of ${ZIP_FORMS}`] : [COUNTRY, 'a 2-letter country code'];
   const seen = new Map<string, number>();
   return list.map((raw, i) => {
     if (!pattern.test(raw)) throw new InvalidInputError(`${field}[${i}] must be ${what} (got ${JSON.stringify(raw.slice(0, 20))})`);
-    const value = field === 'zips' ? raw : raw.toUpperCase();
+    const value = field === 'zips' ? raw.slice(0, 5) : raw.toUpperCase();
     const first = seen.get(value);
     if (first !== undefined) throw new InvalidInputError(`${field}[${i}] repeats ${field}[${first}] (${value})`);
     seen.set(value, i);

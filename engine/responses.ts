@@ -69,6 +69,30 @@ const queryEchoSchema = z.strictObject({
   radiusMiles: z.number(),
 });
 
+/** Point attributes from the carrier's own file: on service-days, carrier-info and can-reach. */
+const pointAttributeFields = {
+  highCost: z.boolean().nullable().meta({ description: 'The carrier charges extra to serve the point (a high-cost area); null when it does not serve the ZIP' }),
+  highCostNote: z.string().nullable().meta({ description: "The carrier's note on the high-cost charge, or null" }),
+  interlineScac: z
+    .string()
+    .nullable()
+    .meta({ description: "The SCAC of the partner carrier that serves the point by interline (direct false), or null" }),
+};
+
+const suggestionSchema = z
+  .strictObject({ city: z.string(), state: z.string(), zip: z.string().meta({ description: 'One of its ZIPs' }) })
+  .meta({ id: 'Suggestion' });
+
+/** Present only when the city asked for did not resolve. */
+const suggestionsField = z
+  .array(suggestionSchema)
+  .max(5)
+  .optional()
+  .meta({
+    description:
+      'When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere',
+  });
+
 const serviceTypeSchema = z.enum(['direct', 'nearby']).meta({ description: '`direct`: the carrier serves the place itself; `nearby`: it has locations within the radius.' });
 
 export const searchResultSchema = z
@@ -81,6 +105,7 @@ export const searchResultSchema = z
     carriers: z.array(z.string()),
     byCarrier: z.record(z.string(), z.array(normalizedLocationSchema)),
     results: z.array(normalizedLocationSchema),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'SearchResult' });
 
@@ -126,6 +151,7 @@ export const whichCarriersResultSchema = z
       }),
     ),
     notServedBy: z.array(z.string()),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'WhichCarriersResult' });
 
@@ -139,6 +165,7 @@ export const canReachResultSchema = z
     canReach: z.boolean(),
     serviceType: z.enum(['direct', 'nearby', 'none']),
     nearestTerminal: nearestTerminalSchema.nullable(),
+    ...pointAttributeFields,
     alternatives: z.array(
       z.strictObject({
         carrier: z.string(),
@@ -147,6 +174,7 @@ export const canReachResultSchema = z
         distanceMiles: z.number(),
       }),
     ),
+    suggestions: suggestionsField,
   })
   .meta({ id: 'CanReachResult' });
 
@@ -157,6 +185,7 @@ export const locationPageSchema = z
     total: integer,
     currentPage: integer,
     totalPages: integer,
+    suggestions: suggestionsField,
   })
   .meta({ id: 'LocationPage', description: 'One page of 25 carrier location records.' });
 
@@ -209,6 +238,10 @@ export const networkListResultSchema = z
 
 const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
+const holidaySchema = z
+  .strictObject({ date: dateSchema, name: z.string().meta({ description: "The calendar's name of the day, or `carrier holiday` for a date of the carrier's own list" }) })
+  .meta({ id: 'Holiday' });
+
 export const serviceDaysResultSchema = z
   .strictObject({
     success: z.literal(true),
@@ -226,8 +259,17 @@ export const serviceDaysResultSchema = z
       saturday: z.boolean(),
       sunday: z.boolean(),
     }),
-    nextPickupDate: dateSchema.nullable(),
+    nextPickupDate: dateSchema.nullable().meta({ description: 'The first service day after the date that is not one of the carrier\'s holidays' }),
     nextDeliveryDate: dateSchema.nullable(),
+    cutoffTime: z.string().nullable().meta({ description: 'The last pickup call of the day, HH:MM local time at the point (timeZone); null when the carrier states none' }),
+    timeZone: z.string().nullable().meta({ description: 'The IANA time zone of the ZIP (America/Chicago), from its position' }),
+    pickupToday: z.boolean().nullable().meta({
+      description: 'When the date is today at the point: whether a pickup can still be booked today (a service day, no holiday, the cutoff not passed); else null',
+    }),
+    ...pointAttributeFields,
+    holidays: z
+      .array(holidaySchema)
+      .meta({ description: "The carrier's holidays in the 30 days after the date (empty when the ZIP is not served): no pickup or delivery on them" }),
   })
   .meta({ id: 'ServiceDaysResult' });
 
@@ -251,6 +293,15 @@ export const transitInfoResultSchema = z
     baseTransitDays: integer.nullable(),
     addOnDays: integer.nullable(),
     transitDays: integer.nullable(),
+    shipDate: dateSchema.nullable().meta({ description: '`ship_date`, or today at the origin; null when a ZIP is not served' }),
+    pickupDate: dateSchema
+      .nullable()
+      .meta({ description: 'The ship date when it is a pickup day at the origin (a service day, no holiday), else the next pickup day' }),
+    estimatedDeliveryDate: dateSchema.nullable().meta({
+      description:
+        'transitDays days after the pickup that are neither Saturday, Sunday nor a holiday, then the first service day at the destination that is no holiday',
+    }),
+    holidaysSkipped: z.array(holidaySchema).meta({ description: "The carrier's holidays from the ship date to the delivery date, which the dates skip" }),
   })
   .meta({ id: 'TransitInfoResult' });
 
@@ -267,6 +318,7 @@ export const carrierMetadataResultSchema = z
     terminalCode: z.string().nullable(),
     direct: z.boolean(),
     addOnDays: integer.nullable(),
+    ...pointAttributeFields,
   })
   .meta({ id: 'CarrierMetadataResult' });
 
@@ -274,6 +326,7 @@ export const dropPointResultSchema = z
   .strictObject({ success: z.literal(true), location: locationRecordSchema })
   .meta({ id: 'DropPointResult' });
 
+export type Suggestion = z.output<typeof suggestionSchema>;
 export type ResolvedPlace = z.output<typeof resolvedPlaceSchema>;
 export type NormalizedLocation = z.output<typeof normalizedLocationSchema>;
 export type MatchKind = NormalizedLocation['match'];
@@ -293,6 +346,7 @@ export type ServiceDaysResult = z.output<typeof serviceDaysResultSchema>;
 export type WeekDays = ServiceDaysResult['serviceDays'];
 export type TransitEnd = z.output<typeof transitEndSchema>;
 export type TransitInfoResult = z.output<typeof transitInfoResultSchema>;
+export type PointAttributes = { [K in keyof typeof pointAttributeFields]: z.output<(typeof pointAttributeFields)[K]> };
 export type CarrierMetadataResult = z.output<typeof carrierMetadataResultSchema>;
 export type DropPointResult = z.output<typeof dropPointResultSchema>;
 export type CarrierNetworkResult = z.output<typeof carrierNetworkResultSchema>;

@@ -3,7 +3,8 @@
 
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
-import { localDate } from './local-date.js';
+import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
+import { localClock, timeZoneAt } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import {
@@ -13,7 +14,10 @@ import {
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const DAY_MS = 86_400_000;
+/** How far ahead service-days lists the holidays that its dates skip. */
+export const HOLIDAYS_AHEAD_DAYS = 30;
+/** A next service day is looked for this far ahead: beyond, a carrier's own holiday list has closed the point. */
+const SEARCH_DAYS = 732;
 
 /** Base transit days by terminal-to-terminal miles: <= 250 is 1 day, ... more than 2000 is 6. */
 const TRANSIT_BANDS: [maxMiles: number, days: number][] = [[250, 1], [500, 2], [1000, 3], [1500, 4], [2000, 5]];
@@ -24,6 +28,8 @@ export function baseTransitDays(miles: number): number {
 }
 
 export class Schedules {
+  private readonly holidays = new Map<number, Holidays>();
+
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
@@ -34,29 +40,57 @@ export class Schedules {
     return this.net.requireCarrier(id, 'schedules');
   }
 
-  /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`). */
+  /** The carrier's holidays, made on first use. */
+  private holidaysOf(c: number): Holidays {
+    let holidays = this.holidays.get(c);
+    if (holidays === undefined) this.holidays.set(c, (holidays = new Holidays(this.net.carriers[c].holidays)));
+    return holidays;
+  }
+
+  /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`); holidays are skipped. */
   serviceDays(carrierId: string, query: ServiceDaysQuery, now: Date): ServiceDaysResult {
     const c = this.carrier(carrierId);
     const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
-    const mask = row < 0 ? 0 : this.net.t.spDays[row];
+    const t = this.net.t;
+    const mask = row < 0 ? 0 : t.spDays[row];
     const serviceDays = Object.fromEntries(WEEK.map((day, i) => [day, (mask & (1 << i)) !== 0])) as unknown as WeekDays;
-    const next = mask === 0 ? null : nextServiceDay(q.date ?? this.today(q.zip, row, now), mask);
+    const holidays = this.holidaysOf(c);
+    const timeZone = this.timeZone(q.zip, row);
+    const clock = timeZone === null ? null : localClock(now, timeZone);
+    // An unserved ZIP has no dates (and one the gazetteer lacks, no place to tell today by).
+    const from = row < 0 ? 0 : dayNumber(q.date ?? clock!.date);
+    const nextDay = mask === 0 ? -1 : nextServiceDay(from + 1, mask, holidays);
+    const next = nextDay < 0 ? null : dateOfDay(nextDay);
+    // An empty column: no point of the dataset states a cutoff.
+    const cutoff = row < 0 ? -1 : (t.spCutoff[row] ?? -1);
+    const isToday = row >= 0 && clock !== null && (q.date === undefined || q.date === clock.date);
     return {
       success: true,
       zip: q.zip,
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : this.net.t.locCode[this.net.t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
       serviceDays,
       nextPickupDate: next,
       nextDeliveryDate: next,
+      cutoffTime: cutoff < 0 ? null : `${String(Math.floor(cutoff / 60)).padStart(2, '0')}:${String(cutoff % 60).padStart(2, '0')}`,
+      timeZone,
+      pickupToday: !isToday ? null : nextServiceDay(from, mask, holidays) === from && (cutoff < 0 || clock!.minutes < cutoff),
+      ...this.net.pointAttributes(row),
+      holidays: row < 0 ? [] : holidays.between(from + 1, from + 1 + HOLIDAYS_AHEAD_DAYS),
     };
   }
 
-  transitInfo(carrierId: string, query: TransitQuery): TransitInfoResult {
+  /**
+   * Transit time, and the dates of a shipment ready on `ship_date` (default: today at the origin,
+   * by the clock `now`): the pickup on the first pickup day from then; transitDays working days
+   * (no Saturday, Sunday or holiday) after it; then the first day the destination is served that
+   * is no holiday.
+   */
+  transitInfo(carrierId: string, query: TransitQuery, now: Date): TransitInfoResult {
     const c = this.carrier(carrierId);
     const q = parseInput(transitQuerySchema, query);
     const origin = this.row(c, q.origin_zip, undefined);
@@ -64,7 +98,8 @@ export class Schedules {
     const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
     if (origin < 0 || dest < 0) {
       return { ...base, served: false, origin: origin < 0 ? null : this.end(origin), destination: dest < 0 ? null : this.end(dest),
-        distanceMiles: null, baseTransitDays: null, addOnDays: null, transitDays: null };
+        distanceMiles: null, baseTransitDays: null, addOnDays: null, transitDays: null,
+        shipDate: null, pickupDate: null, estimatedDeliveryDate: null, holidaysSkipped: [] };
     }
     const t = this.net.t;
     const a = t.spTerminal[origin];
@@ -73,8 +108,17 @@ export class Schedules {
     const miles = roundMiles(distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]));
     const days = baseTransitDays(miles);
     const addOn = t.spAddOn[origin] + t.spAddOn[dest];
+    const shipDate = q.ship_date ?? this.today(q.origin_zip, origin, now);
+    const holidays = this.holidaysOf(c);
+    const ship = dayNumber(shipDate);
+    const pickup = nextServiceDay(ship, t.spDays[origin], holidays);
+    const delivery = pickup < 0 ? -1 : deliveryDay(pickup, days + addOn, t.spDays[dest], holidays);
     return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: miles,
-      baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn };
+      baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn,
+      shipDate,
+      pickupDate: pickup < 0 ? null : dateOfDay(pickup),
+      estimatedDeliveryDate: delivery < 0 ? null : dateOfDay(delivery),
+      holidaysSkipped: holidays.between(ship, delivery < 0 ? ship : delivery) };
   }
 
   carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult {
@@ -96,19 +140,26 @@ export class Schedules {
       terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
       direct: row >= 0 && t.spDirect[row] === 1,
       addOnDays: row < 0 ? null : t.spAddOn[row],
+      ...this.net.pointAttributes(row),
     };
   }
 
   /**
-   * Today's date where the served ZIP is: a shipper in Los Angeles at 6 pm asks about today, not
-   * about the UTC date. The ZIP's point, or its terminal's when the gazetteer lacks the ZIP.
+   * The time zone of the ZIP's point, or of its terminal's when the gazetteer lacks the ZIP (null
+   * for neither): a shipper in Los Angeles at 6 pm asks about today there, not about the UTC date.
    */
-  private today(zip: string, row: number, now: Date): string {
+  private timeZone(zip: string, row: number): string | null {
     const z = this.gazetteer.zipIndex(zip);
     const t = this.net.t;
-    if (z >= 0) return localDate(now, this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (z >= 0) return timeZoneAt(this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (row < 0) return null;
     const terminal = t.spTerminal[row];
-    return localDate(now, t.locLat[terminal], t.locLng[terminal]);
+    return timeZoneAt(t.locLat[terminal], t.locLng[terminal]);
+  }
+
+  /** Today's date where a served ZIP is. */
+  private today(zip: string, row: number, now: Date): string {
+    return localClock(now, this.timeZone(zip, row)!).date;
   }
 
   /**
@@ -116,17 +167,9 @@ export class Schedules {
    * row named like the ZIP's gazetteer city, else the first. -1 when not served.
    */
   private row(c: number, zip: string, city: string | undefined): number {
-    const t = this.net.t;
-    const [from, to] = this.net.servicePointRange(Number(zip));
     const z = this.gazetteer.zipIndex(zip);
     const wanted = city !== undefined ? placeKey(city) : z >= 0 ? placeKey(this.gazetteer.zipCity(z)) : undefined;
-    let first = -1;
-    for (let p = from; p < to; p++) {
-      if (t.spCarrier[p] !== c) continue;
-      if (placeKey(t.spCity[p]) === wanted) return p;
-      if (first < 0) first = p;
-    }
-    return city !== undefined ? -1 : first;
+    return this.net.servicePointRow(c, Number(zip), wanted, city !== undefined);
   }
 
   private describe(zip: string, row: number): { city: string; state: string } {
@@ -142,13 +185,28 @@ export class Schedules {
   }
 }
 
-/** The first day strictly after `from` (YYYY-MM-DD) whose weekday is in `mask` (Monday = bit 0). */
-export function nextServiceDay(from: string, mask: number): string {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  for (let i = 1; i <= 7; i++) {
-    const day = new Date(start + i * DAY_MS);
-    const weekday = (day.getUTCDay() + 6) % 7;
-    if (mask & (1 << weekday)) return day.toISOString().slice(0, 10);
+/**
+ * The first day from `from` on (a day number) whose weekday is in `mask` (Monday = bit 0) and
+ * that is not a holiday; -1 when none is within two years (a carrier's own list closed them all).
+ */
+export function nextServiceDay(from: number, mask: number, holidays: Holidays): number {
+  if ((mask & 0x7f) === 0) return -1;
+  for (let day = from; day < from + SEARCH_DAYS; day++) {
+    if (mask & (1 << weekdayOf(day)) && !holidays.has(day)) return day;
   }
-  throw new Error('empty service-day mask');
+  return -1;
+}
+
+/**
+ * The delivery day of freight picked up on day `pickup`: `transitDays` days after it that are
+ * neither Saturday, Sunday nor a holiday, then the first day from there in the destination's
+ * service days (`mask`) that is no holiday; -1 when there is none.
+ */
+export function deliveryDay(pickup: number, transitDays: number, mask: number, holidays: Holidays): number {
+  let day = pickup;
+  for (let left = transitDays; left > 0; ) {
+    day++;
+    if (weekdayOf(day) < 5 && !holidays.has(day)) left--;
+  }
+  return nextServiceDay(day, mask, holidays);
 }

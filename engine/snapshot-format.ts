@@ -7,7 +7,7 @@ import type { CarrierInfo } from './carriers.js';
 
 export const SNAPSHOT_MAGIC = 'CLSNAP01';
 /** Raised whenever a table's layout or the file's layout changes: an older reader then refuses the file. */
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 /** magic (8), version (4), manifest length (4), sections length (8, a float64), CRC-32 of the rest (4), padding (4) */
 export const HEADER_BYTES = 32;
 export const HEADER = { version: 8, manifestLength: 12, sectionsLength: 16, crc32: 24 } as const;
@@ -103,6 +103,15 @@ export interface NetworkTable {
   /** Bit d set when the point is served on DAY_LETTERS[d] (Monday = bit 0). */
   spDays: Uint8Array;
   spAddOn: Uint8Array;
+  // The point attributes of carriers' own files: each column is empty (length 0) when no point has
+  // a value, so that a dataset without them (the sample) carries no bytes for them.
+  /** Pickup cutoff in minutes after local midnight, -1 when none is stated. */
+  spCutoff: Int16Array;
+  /** 1 for a high-cost point. */
+  spHighCost: Uint8Array;
+  spHighCostNote: string[];
+  /** The interline partner's SCAC, '' for none (always for a direct point). */
+  spInterline: string[];
   /** Points served by location l: termSp[termSpStart[l] .. termSpStart[l + 1]), by ZIP. */
   termSpStart: Uint32Array;
   termSp: Uint32Array;

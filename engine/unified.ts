@@ -8,6 +8,7 @@ import { InvalidInputError } from './errors.js';
 import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
+import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
 import type { Records } from './records.js';
@@ -16,8 +17,9 @@ import {
   type CanReachQuery, type GeocodeQuery, type PlaceQuery, type SearchQuery, type ZipBatch,
 } from './requests.js';
 import type {
-  CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, WhichCarriersResult,
+  CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, Suggestion, WhichCarriersResult,
 } from './responses.js';
+import { suggestPlaces } from './suggestions.js';
 import type { ZipRecords } from './zip-records.js';
 
 /** The carriers a unified search covers, with what its answer needs of them made once. */
@@ -105,7 +107,13 @@ export class UnifiedQueries {
       carriers: scope.ids.slice(),
       byCarrier,
       results,
+      ...this.suggestions(place, echo),
     };
+  }
+
+  /** `suggestions` of an answer whose city did not resolve; nothing otherwise. */
+  private suggestions(place: Place | null, q: PlaceParams): { suggestions?: Suggestion[] } {
+    return place === null && q.city ? { suggestions: suggestPlaces(this.gazetteer, q.city, q.state || undefined) } : {};
   }
 
   /**
@@ -114,7 +122,9 @@ export class UnifiedQueries {
    * reused, which makes a server's answer several times cheaper than JSON.stringify on objects.
    */
   searchJson(query: SearchQuery): string {
-    const { query: echo, scope, m, resolvedJson } = this.runSearch(query, true);
+    const { query: echo, scope, m, resolvedJson, place } = this.runSearch(query, true);
+    // A place that did not resolve is rare, and its answer may carry suggestions: written whole.
+    if (place === null) return JSON.stringify(this.search(query));
     const count = m === null ? 0 : m.hits.count;
     const hitJson = this.hitJson;
     if (m !== null) {
@@ -197,6 +207,7 @@ export class UnifiedQueries {
       carrierCount: serving,
       carriers,
       notServedBy,
+      ...this.suggestions(place, q),
     };
   }
 
@@ -221,7 +232,12 @@ export class UnifiedQueries {
       canReach: reached,
       serviceType: reached ? serviceType(m!, carrier) : 'none',
       nearestTerminal: reached ? this.nearestTerminal(m!, carrier) : place === null ? null : this.nearestAnywhere(carrier, place),
+      // A ZIP the carrier's points-served rows name: what its file says of the point.
+      ...this.net.pointAttributes(
+        place?.kind === 'zip' && info.pointsServed ? this.net.servicePointRow(carrier, place.zipCode, placeKey(this.gazetteer.zipCity(place.id)), false) : -1,
+      ),
       alternatives: m === null ? [] : this.alternatives(m, carrier),
+      ...this.suggestions(place, q),
     };
   }
 

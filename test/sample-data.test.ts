@@ -21,7 +21,7 @@ const TERMINAL_HEADER =
 const SERVICE_POINT_HEADER = 'carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays';
 
 const EXPECTED_CARRIERS = [
-  { id: 'carrier-a', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', schedules: true, terminalRoute: 'station' },
+  { id: 'carrier-a', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', schedules: true, terminalRoute: 'station', holidays: { calendar: 'us-ltl' } },
   { id: 'carrier-b', kind: 'ltl', unified: true, canReach: false, lookup: 'zip', terminalRoute: 'terminal' },
   { id: 'carrier-c', kind: 'worldwide', unified: false, canReach: false, lookup: 'country_code' },
   { id: 'carrier-d', kind: 'freight', unified: true, canReach: false, lookup: 'region' },

@@ -10,6 +10,7 @@ import { describeError } from './errors.js';
 export interface BuildJob {
   dataDir: string;
   zipFile?: string | undefined;
+  mapping?: string | undefined;
   out: string;
 }
 
@@ -22,9 +23,9 @@ export type BuildMessage =
   | { type: 'written'; bytes: number }
   | { type: 'failed'; message: string };
 
-function build({ dataDir, zipFile, out }: BuildJob, report: (message: BuildMessage) => void): void {
+function build({ dataDir, zipFile, mapping, out }: BuildJob, report: (message: BuildMessage) => void): void {
   report({ type: 'step', step: 'check' });
-  const { findings, dataset, gazetteer } = checkDataset(dataDir, { zipFile });
+  const { findings, dataset, gazetteer } = checkDataset(dataDir, { zipFile, mapping });
   report({ type: 'checked', findings });
   if (!dataset) return;
   report({ type: 'step', step: 'compile' });

@@ -9,13 +9,14 @@ import { Option, type Command } from 'commander';
 import { formatFinding, type Finding } from '../../data/index.js';
 import { DEFAULT_SNAPSHOT, SAMPLE_DATA_DIR } from '../../engine/package-files.js';
 import type { BuildJob, BuildMessage, BuildStep } from './build-worker.js';
-import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';
+import { countFindings, DATA_DIR_HELP, mappingOption, requireDatasetDir, zipsOption } from './dataset-args.js';
 import { nonEmptyPath, requireFilePath } from './paths.js';
 import { stepProgress, type StepProgress } from './progress.js';
 
 interface BuildFlags {
   out: string;
   zips?: string;
+  mapping?: string;
 }
 
 const STEPS: readonly BuildStep[] = ['check', 'compile', 'write'];
@@ -31,7 +32,12 @@ export function addBuildCommand(program: Command): void {
     .argument('<dataDir>', DATA_DIR_HELP)
     .addOption(new Option('--out <file>', 'snapshot file to write (replaced whole, never half-written)').makeOptionMandatory().argParser(nonEmptyPath))
     .addOption(zipsOption())
-    .addHelpText('after', '\nExample:\n  carrier-locations build ./my-carriers --out my-carriers.snapshot')
+    .addOption(mappingOption())
+    .addHelpText(
+      'after',
+      '\nExamples:\n  carrier-locations build ./my-carriers --out my-carriers.snapshot\n' +
+        '  carrier-locations build ./my-carriers --mapping ./my-carriers/mapping.json --out my-carriers.snapshot',
+    )
     .action(async (dataDir: string, flags: BuildFlags) => {
       requireDatasetDir(dataDir);
       refuseBundledSnapshot(dataDir, flags);
@@ -41,7 +47,7 @@ export function addBuildCommand(program: Command): void {
       const progress = stepProgress(STEPS.map((step) => labels[step]));
       let outcome: BuildOutcome;
       try {
-        outcome = await runBuild({ dataDir, zipFile: flags.zips, out: flags.out }, progress);
+        outcome = await runBuild({ dataDir, zipFile: flags.zips, mapping: flags.mapping, out: flags.out }, progress);
       } finally {
         progress.stop();
       }
@@ -59,7 +65,7 @@ export function addBuildCommand(program: Command): void {
  */
 function refuseBundledSnapshot(dataDir: string, flags: BuildFlags): void {
   if (canonical(flags.out) !== canonical(DEFAULT_SNAPSHOT)) return;
-  if (canonical(dataDir) === canonical(SAMPLE_DATA_DIR) && flags.zips === undefined) return;
+  if (canonical(dataDir) === canonical(SAMPLE_DATA_DIR) && flags.zips === undefined && flags.mapping === undefined) return;
   throw new Error(`${flags.out} is the bundled sample snapshot: write your snapshot elsewhere (--out my-carriers.snapshot)`);
 }
 

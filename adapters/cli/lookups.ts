@@ -1,4 +1,4 @@
-// The quick look-ups: `search`, `which`, `reach`, `geocode`. Each takes its endpoint's query
+// The quick look-ups: `search`, `which`, `reach`, `geocode`, `schedule`, `transit`. Each takes its endpoint's query
 // parameters as flags, the text an HTTP client would send, parsed by the endpoint's own schema, so
 // values are checked by the same rules with the same messages; it prints a table, or with --json
 // exactly the endpoint's 200 body.
@@ -7,17 +7,23 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
 import { toGeoJSON, type LocationAnswer } from '../../engine/geojson.js';
 import { createEngine } from '../../engine/index.js';
-import { canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema } from '../../engine/requests.js';
+import {
+  canReachQuerySchema, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, serviceDaysQuerySchema, transitQuerySchema,
+} from '../../engine/requests.js';
 import { addDataOptions, engineFor, type DataFlags } from './data-source.js';
-import { geocodeText, reachText, searchText, whichText } from './tables.js';
+import { geocodeText, reachText, scheduleText, searchText, transitText, whichText } from './tables.js';
 
 const PARAMS = {
-  zip: ['<zip>', '5-digit ZIP'],
+  zip: ['<zip>', '5-digit ZIP or ZIP+4 (answered as its 5 digits)'],
   city: ['<name>', 'city name, any case and punctuation ("st louis" finds Saint Louis)'],
   state: ['<code>', '2-letter state code'],
   radius: ['<miles>', 'radius of the nearby search in miles, 1 to 100 (default 25)'],
   carriers: ['<ids>', 'comma-separated carrier ids to search (default: every unified carrier)'],
-  carrier: ['<id>', 'the carrier to check: the id of one with "canReach": true in carriers.json'],
+  carrier: ['<id>', 'the carrier: for reach, one with "canReach": true in carriers.json; for schedule and transit, one with "schedules": true'],
+  date: ['<YYYY-MM-DD>', 'the day to look from (default: today where the ZIP is)'],
+  origin_zip: ['<zip>', 'origin ZIP (5 digits or ZIP+4)'],
+  dest_zip: ['<zip>', 'destination ZIP (5 digits or ZIP+4)'],
+  ship_date: ['<YYYY-MM-DD>', 'the day the freight is ready (default: today at the origin)'],
 } as const;
 
 type Param = keyof typeof PARAMS;
@@ -92,7 +98,30 @@ const LOOKUPS = [
     answer: (engine, query) => engine.geocode(parseInput(geocodeQuerySchema, query)),
     text: geocodeText,
   }),
+  lookup({
+    name: 'schedule',
+    endpoint: 'GET /api/<carrier>-location/service-days',
+    summary: "a carrier's service days at a ZIP: next pickup, cutoff, pickup today, holidays ahead",
+    params: ['carrier', 'zip', 'city', 'date'],
+    required: [['carrier'], ['zip']],
+    example: (sample) => `--carrier ${scheduled(sample)} --zip 75201`,
+    answer: (engine, { carrier, ...query }) => engine.serviceDays(carrier!, parseInput(serviceDaysQuerySchema, query)),
+    text: scheduleText,
+  }),
+  lookup({
+    name: 'transit',
+    endpoint: 'GET /api/<carrier>-location/transit-info',
+    summary: 'transit days between two ZIPs, and the pickup and estimated delivery dates of a shipment',
+    params: ['carrier', 'origin_zip', 'dest_zip', 'ship_date'],
+    required: [['carrier'], ['origin_zip'], ['dest_zip']],
+    example: (sample) => `--carrier ${scheduled(sample)} --origin_zip 75201 --dest_zip 10001`,
+    answer: (engine, { carrier, ...query }) => engine.transitInfo(carrier!, parseInput(transitQuerySchema, query)),
+    text: transitText,
+  }),
 ];
+
+/** A carrier of the sample with schedules, for the examples. */
+const scheduled = (sample: Engine) => sample.carriers.find((c) => c.schedules)?.id ?? '<id>';
 
 type LookupFlags = DataFlags & Query & { json?: boolean; geojson?: boolean };
 

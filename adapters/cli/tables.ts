@@ -2,7 +2,9 @@
 // found, then a table. `--json` prints the API's body instead, for programs.
 
 import Table from 'cli-table3';
-import type { CanReachResult, GeocodeResult, SearchResult, WhichCarriersResult } from '../../engine/index.js';
+import type {
+  CanReachResult, GeocodeResult, SearchResult, ServiceDaysResult, Suggestion, TransitInfoResult, WhichCarriersResult,
+} from '../../engine/index.js';
 
 type Cell = string | number;
 
@@ -25,7 +27,25 @@ function placeText(resolved: Place, query: Query): string {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The places an unresolved city may have meant, as a line; '' when there are none to show. */
+function suggestionsText(suggestions: readonly Suggestion[] | undefined): string {
+  if (suggestions === undefined) return '';
+  if (suggestions.length === 0) return '\nno place has a name near it';
+  return `\ndid you mean: ${suggestions.map((s) => `${s.city}, ${s.state} ${s.zip}`).join('; ')}`;
+}
+
+/** A point's attributes from the carrier's file, as a line; '' when there is nothing to say. */
+function attributesText(a: { highCost: boolean | null; highCostNote: string | null; interlineScac: string | null }): string {
+  const parts = [a.highCost && `high cost${a.highCostNote ? ` (${a.highCostNote})` : ''}`, a.interlineScac && `interline with ${a.interlineScac}`];
+  const said = parts.filter(Boolean);
+  return said.length === 0 ? '' : `\n${said.join('; ')}`;
+}
+
 export function searchText(result: SearchResult): string {
+  return searchLines(result) + suggestionsText(result.suggestions);
+}
+
+function searchLines(result: SearchResult): string {
   const where = placeText(result.resolved, result.query);
   const radius = result.query.radiusMiles;
   if (result.total === 0) {
@@ -43,6 +63,10 @@ export function searchText(result: SearchResult): string {
 }
 
 export function whichText(result: WhichCarriersResult): string {
+  return whichLines(result) + suggestionsText(result.suggestions);
+}
+
+function whichLines(result: WhichCarriersResult): string {
   const where = placeText(result.resolved, result.query);
   const searched = result.carrierCount + result.notServedBy.length;
   const lines = [`${where}: served by ${result.carrierCount} of ${plural(searched, 'carrier')}`];
@@ -57,6 +81,10 @@ export function whichText(result: WhichCarriersResult): string {
 }
 
 export function reachText(result: CanReachResult): string {
+  return reachLines(result) + attributesText(result) + suggestionsText(result.suggestions);
+}
+
+function reachLines(result: CanReachResult): string {
   const where = placeText(result.resolved, result.query);
   const verdict = result.canReach ? `can reach ${where} (${result.serviceType})` : `cannot reach ${where}`;
   const t = result.nearestTerminal;
@@ -76,4 +104,36 @@ export function geocodeText(result: GeocodeResult): string {
   if (!result.location) return `${result.zip}: not a known ZIP`;
   const { city, state, lat, lng } = result.location;
   return table(['zip', 'city', 'state', 'lat', 'lng'], [[result.zip, city, state, lat, lng]]);
+}
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+const holidaysText = (holidays: readonly { date: string; name: string }[]) => holidays.map((h) => `${h.date} ${h.name}`).join(', ') || 'none';
+
+export function scheduleText(result: ServiceDaysResult): string {
+  const where = [result.zip, result.city, result.state].filter(Boolean).join(' ');
+  if (!result.served) return `${where}: not served`;
+  const days = WEEKDAYS.filter((d) => result.serviceDays[d]).map((d) => d.slice(0, 3)).join(' ');
+  const today = result.pickupToday === null ? '' : result.pickupToday ? ', pickup still possible today' : ', no pickup today';
+  const cutoff = result.cutoffTime === null ? 'no cutoff stated' : `cutoff ${result.cutoffTime}`;
+  return [
+    `${where}: terminal ${result.terminalCode}, served ${days}`,
+    `next pickup ${result.nextPickupDate ?? 'none'}, next delivery ${result.nextDeliveryDate ?? 'none'}`,
+    `${cutoff} (${result.timeZone ?? 'time zone unknown'})${today}`,
+    `holidays in the next 30 days: ${holidaysText(result.holidays)}`,
+  ].join('\n') + attributesText(result);
+}
+
+export function transitText(result: TransitInfoResult): string {
+  if (!result.served || result.origin === null || result.destination === null) {
+    return `${result.originZip} to ${result.destZip}: not served${result.origin === null ? ` at ${result.originZip}` : ''}${result.destination === null ? ` at ${result.destZip}` : ''}`;
+  }
+  const rows = [result.origin, result.destination].map((e, i) => [i === 0 ? 'origin' : 'destination', e.terminalCode, e.name, e.city, e.state, e.addOnDays]);
+  const moved = result.pickupDate !== result.shipDate ? ` (ready ${result.shipDate}: not a pickup day)` : '';
+  return [
+    `${result.originZip} to ${result.destZip}: ${result.distanceMiles} mi, ${result.transitDays} transit days (${result.baseTransitDays} + ${result.addOnDays} add-on)`,
+    table(['end', 'code', 'terminal', 'city', 'state', 'add-on days'], rows),
+    `pickup ${result.pickupDate ?? 'none'}${moved}, estimated delivery ${result.estimatedDeliveryDate ?? 'none'}`,
+    `holidays skipped: ${holidaysText(result.holidaysSkipped)}`,
+  ].join('\n');
 }

@@ -4,12 +4,13 @@
 
 import type { Command } from 'commander';
 import { checkDataset, formatFinding } from '../../data/index.js';
-import { countFindings, DATA_DIR_HELP, requireDatasetDir, zipsOption } from './dataset-args.js';
+import { countFindings, DATA_DIR_HELP, mappingOption, requireDatasetDir, zipsOption } from './dataset-args.js';
 
 interface ValidateFlags {
   strict?: boolean;
   json?: boolean;
   zips?: string;
+  mapping?: string;
 }
 
 export function addValidateCommand(program: Command): void {
@@ -21,10 +22,11 @@ export function addValidateCommand(program: Command): void {
     .option('--strict', 'warnings fail the check too')
     .option('--json', 'print the findings as a JSON list of { file, line, level, message }')
     .addOption(zipsOption())
+    .addOption(mappingOption())
     .addHelpText('after', '\nExample:\n  carrier-locations validate ./my-carriers --strict')
     .action((dataDir: string, flags: ValidateFlags) => {
       requireDatasetDir(dataDir);
-      const { findings } = checkDataset(dataDir, { zipFile: flags.zips });
+      const { findings } = checkDataset(dataDir, { zipFile: flags.zips, mapping: flags.mapping });
       const count = countFindings(findings);
       const failedOnWarnings = count.errors === 0 && flags.strict === true && count.warnings > 0;
       if (flags.json) console.log(JSON.stringify(findings));

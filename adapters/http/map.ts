@@ -5,7 +5,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAP_ASSETS_DIR } from '../../engine/package-files.js';
+import { besideCode, MAP_ASSETS_DIR } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
 import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
 
@@ -103,14 +103,20 @@ function pageHeaders(type: string, csp: string, maxAge: number): Record<string, 
 }
 
 /** Answers `/map`, `/map/` and `/map/<asset>`; null for any other path. */
+/** Beside the Lambda bundle when it carries a copy, else the package's dist/map. */
+export function mapAssetsDir(): string {
+  const beside = besideCode('./map/');
+  return existsSync(join(beside, 'map.js')) ? beside : MAP_ASSETS_DIR;
+}
+
 export function createMapPage(options: MapOptions = {}): (path: string) => HttpResponse | null {
-  const dir = options.assetsDir ?? MAP_ASSETS_DIR;
+  const dir = options.assetsDir ?? mapAssetsDir();
   const csp = contentSecurityPolicy(options.tilesUrl);
   const files = new Map<string, SharedBody>();
   return (path) => {
     if (path !== '/map' && !path.startsWith('/map/')) return null;
     if (!existsSync(join(dir, 'map.js'))) {
-      return errorResponse(404, 'the map page is not installed beside this code (its assets are dist/map of the package, made by `npm run build`; the Lambda bundle leaves them out)');
+      return errorResponse(404, 'the map page is not installed beside this code: its assets are dist/map of the package, made by `npm run build`');
     }
     // From `/map` relative URLs resolve beside it, from `/map/` inside it.
     if (path === '/map') return { status: 200, headers: pageHeaders('text/html; charset=utf-8', csp, 300), body: page('map/', 'api/', options) };

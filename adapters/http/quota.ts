@@ -63,9 +63,10 @@ function counterName(month: Month, key: ApiKeyRecord): string {
  * Counts one call against the key's monthly quota (UTC calendar month). The single atomic count
  * is the whole decision: the N callers that see 1..N are allowed and every later one is refused
  * without counting, so exactly N calls pass however many run at once, in one process or many
- * sharing one Redis. Rejects with `KvUnavailableError` when the store cannot answer in time, and
- * then nothing is counted (the store takes back what it applies late), so a 503 costs nothing,
- * but for the store's one exception (KvStore.countUpTo).
+ * sharing one Redis or DynamoDB table (or the primary of a cluster's workers). Rejects with
+ * `KvUnavailableError` when the store cannot answer in time, and then nothing is counted (the
+ * store takes back what it applies late), so a 503 costs nothing, but for the store's one
+ * exception (KvStore.countUpTo).
  *
  * A store that counts in-process (the memory store) answers at once, and so does this: the decision
  * itself, with no promise and no turn of the event loop in between. Otherwise a promise of it.

@@ -2,8 +2,12 @@
 // loopback ports: what it draws is checked against the API's own answer to the same search, and
 // every request the page makes is watched, so none may leave for another origin.
 
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { createRouter } from '../../adapters/express.js';
 import { createTestApp, KEYS, loopbackServers } from '../http/fixtures.js';
 import { chromiumPath, launchChromium, NO_CHROMIUM, type RunningBrowser } from './chromium.js';
 
@@ -184,6 +188,16 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     expect(await page.$eval('#status', (s) => s.textContent)).toContain(`${served} US states served`);
     expect(await page.$$eval('path[fill-opacity="0.3"]', (paths) => paths.length)).toBe(served);
     expect(new URL(page.url()).hash).toBe('#carrier=carrier-e');
+
+    // A North American network: its US states, and Canada and Mexico as countries.
+    await page.select('#network', 'carrier-h');
+    await submit(page, '#network-form');
+    const northAmerica = await apiAnswer('/api/networks/carrier-h');
+    expect(northAmerica.countries.map((c: any) => c.country)).toEqual(['CA', 'MX', 'US']);
+    const usStates = northAmerica.states.filter((s: any) => s.country === 'US' && (s.locations > 0 || s.zipsServed > 0)).length;
+    expect(await markerCount(page)).toBe(northAmerica.totalLocations);
+    expect(await page.$eval('#status', (s) => s.textContent)).toContain(`${usStates} US states and 2 other countries served`);
+    expect(await page.$$eval('path[fill-opacity="0.3"]', (paths) => paths.length)).toBe(usStates + 2);
     expectStayedHome(watched, origin);
     await page.close();
   });
@@ -217,6 +231,27 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     expect(await response.text()).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>|\son\w+=/);
     expectStayedHome(watched, origin);
     await page.close();
+  });
+
+  it('works where the API is mounted under a prefix in a host Express app', async () => {
+    const host = express();
+    host.use('/carriers', createRouter(createTestApp()));
+    const server: Server = createServer(host);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const home = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const watched = await open(`${home}/carriers/map`);
+      const { page } = watched;
+      await fill(page, { key: KEYS.pro, zip: '60601' });
+      await submit(page, '#search-form');
+      expect(await markerCount(page)).toBe((await apiAnswer('/api/locations', { zip: '60601' })).results.length);
+      expect(watched.requests.filter((url) => url.startsWith(`${home}/`) && !url.startsWith(`${home}/carriers/`))).toEqual([]);
+      expectStayedHome(watched, home);
+      await page.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('is served the same by the Express server', async () => {

@@ -37,6 +37,9 @@ describe('--json prints the API 200 body', () => {
     ['reach', { carrier: 'carrier-e', zip: '75201' }],
     ['geocode', { zip: '10001' }],
     ['geocode', { zip: '99999' }],
+    // ZIP+4: answered as its 5 digits
+    ['geocode', { zip: '75201-1234' }],
+    ['search', { zip: '752011234', radius: '50' }],
   ];
   it.each(cases)('%s %j', async (command, query) => {
     const reply = await api(COMMANDS[command], query);
@@ -45,6 +48,34 @@ describe('--json prints the API 200 body', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${reply.body}\n`);
+  });
+});
+
+describe('schedule and transit: --json prints the 200 body of the carrier\'s endpoint; the text shows the new fields', () => {
+  const cases: [command: string, path: string, query: Record<string, string>][] = [
+    ['schedule', '/api/carrier-a-location/service-days', { zip: '75201-1234', date: '2026-11-25' }],
+    ['transit', '/api/carrier-a-location/transit-info', { origin_zip: '75201', dest_zip: '10001', ship_date: '2026-11-25' }],
+  ];
+  it.each(cases)('%s %s %j', async (command, path, query) => {
+    const reply = await api(path, query);
+    expect(reply.status).toBe(200);
+    const run = await runCli([command, '--carrier', 'carrier-a', ...flags(query), '--json']);
+    expect([run.code, run.stderr, run.stdout]).toEqual([0, '', `${reply.body}\n`]);
+  });
+
+  it('the text: holidays ahead, cutoff and time zone; pickup and estimated delivery', async () => {
+    const schedule = await runCli(['schedule', '--carrier', 'carrier-a', '--zip', '75201', '--date', '2026-11-25']);
+    expect(schedule.stdout).toContain('holidays in the next 30 days: 2026-11-26 Thanksgiving Day, 2026-12-25 Christmas Day');
+    expect(schedule.stdout).toContain('(America/Chicago)');
+    const transit = await runCli(['transit', '--carrier', 'carrier-a', '--origin_zip', '75201', '--dest_zip', '10001', '--ship_date', '2026-11-26']);
+    const body = JSON.parse((await api('/api/carrier-a-location/transit-info', { origin_zip: '75201', dest_zip: '10001', ship_date: '2026-11-26' })).body);
+    expect(transit.stdout).toContain(`pickup ${body.pickupDate} (ready 2026-11-26: not a pickup day), estimated delivery ${body.estimatedDeliveryDate}`);
+    expect(transit.stdout).toContain('holidays skipped: 2026-11-26 Thanksgiving Day');
+  });
+
+  it('a city that does not resolve: the suggestions', async () => {
+    const run = await runCli(['search', '--city', 'sant louis', '--state', 'MO']);
+    expect(run.stdout).toMatch(/\ndid you mean: Saint Louis, MO \d{5}; /);
   });
 });
 

@@ -15,6 +15,12 @@ const LOOKUP_ENDPOINTS = {
   geocode: '/api/locations/geocode',
 };
 
+/** The schedule look-ups: a carrier's endpoints, the carrier named by --carrier. */
+const SCHEDULE_ENDPOINTS = {
+  schedule: '/api/carrier-a-location/service-days',
+  transit: '/api/carrier-a-location/transit-info',
+};
+
 /** The options a command's --help lists (`--out <file>` -> `--out`). */
 async function helpOptions(command: string): Promise<string[]> {
   const run = await runCli([command, '--help']);
@@ -40,8 +46,8 @@ const words = (line: string) => [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) =
 
 describe('--help on every command', () => {
   it.each([
-    ['build', ['--out', '--zips']],
-    ['validate', ['--json', '--strict', '--zips']],
+    ['build', ['--mapping', '--out', '--zips']],
+    ['validate', ['--json', '--mapping', '--strict', '--zips']],
     ['serve', ['--data', '--port', '--server', '--snapshot', '--workers']],
   ])('%s', async (command, options) => {
     expect(await helpOptions(command)).toEqual([...options, '--help'].sort());
@@ -54,14 +60,20 @@ describe('--help on every command', () => {
     expect(await helpOptions(command)).toEqual([...params, ...geojson, '--data', '--help', '--json', '--snapshot'].sort());
   });
 
+  it.each(Object.entries(SCHEDULE_ENDPOINTS))('%s takes --carrier and the query parameters of GET %s', async (command, path) => {
+    const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
+    const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
+    expect(await helpOptions(command)).toEqual([...params, '--carrier', '--data', '--help', '--json', '--snapshot'].sort());
+  });
+
   it('lists every command at the top', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
     const commands = [...run.stdout.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
-    expect(commands).toEqual(['build', 'validate', 'serve', 'search', 'which', 'reach', 'geocode', 'help']);
+    expect(commands).toEqual(['build', 'validate', 'serve', 'search', 'which', 'reach', 'geocode', 'schedule', 'transit', 'help']);
   });
 
-  it.each(Object.keys(LOOKUP_ENDPOINTS))('%s: the example at the end of its help runs as printed', async (command) => {
+  it.each([...Object.keys(LOOKUP_ENDPOINTS), ...Object.keys(SCHEDULE_ENDPOINTS)])('%s: the example at the end of its help runs as printed', async (command) => {
     const help = (await runCli([command, '--help'])).stdout;
     const example = /\nExample:\n {2}carrier-locations (.+)\n$/.exec(help)![1];
     const run = await runCli(words(example));

@@ -160,6 +160,37 @@ describe('errors: malformed or missing values', () => {
     });
   }
 
+  describe('the optional point-attribute columns', () => {
+    const HEADER = `${POINTS_HEADER},cutoffTime,highCost,highCostNote,interlineScac`;
+    const withAttributes = (albany: string) => [HEADER, `${POINTS[1]},,,,`, `${POINTS[2]},,,,`, albany];
+
+    it('valid values read: a cutoff, a high-cost flag in any case with its note, an interline SCAC upper-cased', () => {
+      const check = checkDataset(dataset({ points: withAttributes('acme-freight,12201,Albany,NY,ALB,false,MWF,2,16:30,TRUE,remote area,abfs') }), { zipFile });
+      expect(check.findings).toEqual([]);
+      expect(check.dataset?.servicePoints[2]).toMatchObject({ cutoffTime: '16:30', highCost: true, highCostNote: 'remote area', interlineScac: 'ABFS' });
+    });
+
+    const cases: [string, string, string][] = [
+      ['a cutoff that is no time of day', '24:00,,,', 'cutoffTime "24:00" is not a time of day written HH:MM (24-hour, such as 16:30)'],
+      ['a cutoff without its leading zero', '9:30,,,', 'cutoffTime "9:30" is not a time of day written HH:MM (24-hour, such as 16:30)'],
+      ['highCost not a boolean', ',yes,,', 'highCost "yes" must be true, false or empty'],
+      ['a SCAC of 5 letters', ',,,ABCDE', 'interlineScac "ABCDE" is not a SCAC: 2-4 letters, such as ABFS'],
+      ['a SCAC with a digit', ',,,AB1', 'interlineScac "AB1" is not a SCAC: 2-4 letters, such as ABFS'],
+    ];
+    for (const [name, values, message] of cases) {
+      it(`error: ${name}`, () => {
+        expect(findingsOf({ points: withAttributes(`acme-freight,12201,Albany,NY,ALB,false,MWF,2,${values}`) })).toEqual([error('service-points.csv', 4, message)]);
+      });
+    }
+
+    it('warnings: an interline partner on a direct point, a note without the high cost', () => {
+      expect(findingsOf({ points: withAttributes('acme-freight,12201,Albany,NY,ALB,true,MWF,2,,false,ferry,ABFS') })).toEqual([
+        warning('service-points.csv', 4, 'interlineScac "ABFS" names an interline partner, but direct is true: a partner serves only points with direct false, and this one is not answered'),
+        warning('service-points.csv', 4, 'highCostNote is given but highCost is not true: the note is not answered'),
+      ]);
+    });
+  });
+
   it('several bad values in one row: one finding each, in column order', () => {
     const row = 'acme-freight,ALB,,2 State St,,Albany,NY,12201,US,555-0101,,,91,181,';
     expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toEqual([
@@ -323,6 +354,25 @@ describe('errors: carriers.json, on the line of the entry or field', () => {
       error('carriers.json', 2, 'unknown field "colour"'),
       error('carriers.json', 12, 'unified is required'),
     ]);
+  });
+
+  it('holidays: an unknown calendar, a date that is no day and a repeated date, each on its own line', () => {
+    const carriers = CARRIERS_JSON.replace(
+      '"schedules": true\n',
+      '"schedules": true,\n    "holidays": {\n      "calendar": "us-federal",\n      "dates": [\n        "2026-02-30",\n        "2026-12-24"\n      ]\n    }\n',
+    );
+    expect(findingsOf({ carriers })).toEqual([
+      error('carriers.json', 12, 'holidays.calendar "us-federal" must be one of us-ltl'),
+      error('carriers.json', 14, 'holidays.dates "2026-02-30" is not a day of the calendar'),
+    ]);
+    const twice = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": { "dates": ["2026-12-24", "2026-12-24"] }\n');
+    expect(findingsOf({ carriers: twice })).toEqual([error('carriers.json', 11, 'holidays.dates lists 2026-12-24 twice')]);
+    const empty = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": {}\n');
+    expect(findingsOf({ carriers: empty })).toEqual([
+      error('carriers.json', 11, 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out'),
+    ]);
+    const valid = CARRIERS_JSON.replace('"schedules": true\n', '"schedules": true,\n    "holidays": { "calendar": "us-ltl", "dates": ["2026-12-24"] }\n');
+    expect(checkDataset(dataset({ carriers: valid }), { zipFile }).dataset?.carriers[0].holidays).toEqual({ calendar: 'us-ltl', dates: ['2026-12-24'] });
   });
 
   it('a repeated id names the line it repeats', () => {

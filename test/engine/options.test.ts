@@ -74,7 +74,9 @@ describe("serviceDays's clock", () => {
     const next = ask(new Date('2026-11-24T03:00:00Z'));
     expect(next.nextPickupDate! > '2026-11-23').toBe(true);
     expect(next.nextPickupDate! <= '2026-11-30').toBe(true);
-    expect(engine.serviceDays('carrier-a', { zip: '60601', date: '2026-11-23' })).toEqual(next);
+    // Asked for that date by another clock, the answer is the same but for pickupToday (null: not today there).
+    expect(typeof next.pickupToday).toBe('boolean');
+    expect(engine.serviceDays('carrier-a', { zip: '60601', date: '2026-11-23' })).toEqual({ ...next, pickupToday: null });
   });
 });
 

@@ -27,7 +27,7 @@ const SCHEMAS: [string, z.ZodType][] = [
 
 // Values near the edges of what each field accepts, and anything at all.
 const zipLike = fc.oneof(
-  fc.constantFrom('75201', '00501', '99950', '7520', '752011', ' 75201', '75201 ', '7520a', '\uff17\uff15\uff12\uff10\uff11', '', '٧٥٢٠١'),
+  fc.constantFrom('75201', '00501', '99950', '7520', '752011', '75201-1234', '752011234', '75201-12', '75201-', ' 75201', '75201 ', '7520a', '\uff17\uff15\uff12\uff10\uff11', '', '٧٥٢٠١'),
   fc.stringMatching(/^\d{4,6}$/),
 );
 const textLike = fc.oneof(

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError, type Engine, type LocationPage } from '../../engine/index.js';
 import { haversineMiles, meanLongitude, releaseStableSampleDir, ZIP_FILE, sampleOracle, type Loc, type Oracle, type ServicePoint } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
+import { isReferenceHoliday, referenceIsHoliday } from '../support/holiday-reference.js';
 
 const SEED = 7_3_2025;
 const TOLERANCE = 0.05 + 1e-9;
@@ -480,11 +481,11 @@ describe('carrier-a service days', () => {
   const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
   const LETTERS = 'MTWRFSU';
 
-  /** Next date strictly after `date` whose weekday letter is in `days`. */
+  /** Next date strictly after `date` whose weekday letter is in `days` and that is no us-ltl holiday (carrier-a's calendar). */
   function nextDay(date: string, days: string): string {
-    for (let i = 1; i <= 7; i++) {
+    for (let i = 1; i <= 14; i++) {
       const d = new Date(Date.parse(`${date}T00:00:00Z`) + i * 86_400_000);
-      if (days.includes(LETTERS[(d.getUTCDay() + 6) % 7])) return d.toISOString().slice(0, 10);
+      if (days.includes(LETTERS[(d.getUTCDay() + 6) % 7]) && !referenceIsHoliday(d)) return d.toISOString().slice(0, 10);
     }
     throw new Error('no day');
   }
@@ -607,6 +608,43 @@ describe('carrier-a transit days', () => {
     expect([...bands].sort()).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('delivery dates match a day-by-day walk of the calendar for random points and ship dates', () => {
+    const LETTERS = 'MTWRFSU';
+    const rowsOfZip = new Map<string, ServicePoint[]>();
+    for (const p of carrierPoints('carrier-a')) rowsOfZip.set(p.zip, [...(rowsOfZip.get(p.zip) ?? []), p]);
+    // ZIPs with one row of carrier-a: their service days are not a matter of which city is meant.
+    const single = [...rowsOfZip.values()].filter((rows) => rows.length === 1).map((rows) => rows[0]);
+    const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const weekday = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
+    const served = (date: string, days: string) => days.includes(LETTERS[weekday(date)]) && !isReferenceHoliday(date);
+    fc.assert(
+      fc.property(
+        fc.nat({ max: single.length - 1 }),
+        fc.nat({ max: single.length - 1 }),
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }),
+        (i, j, d) => {
+          const o = single[i];
+          const dest = single[j];
+          const shipDate = d.toISOString().slice(0, 10);
+          const result = engine.transitInfo('carrier-a', { origin_zip: o.zip, dest_zip: dest.zip, ship_date: shipDate });
+          let pickup = shipDate;
+          while (!served(pickup, o.serviceDays)) pickup = addDays(pickup, 1);
+          let delivery = pickup;
+          for (let left = result.transitDays!; left > 0; ) {
+            delivery = addDays(delivery, 1);
+            if (weekday(delivery) < 5 && !isReferenceHoliday(delivery)) left--;
+          }
+          while (!served(delivery, dest.serviceDays)) delivery = addDays(delivery, 1);
+          const skipped: string[] = [];
+          for (let day = shipDate; day < delivery; day = addDays(day, 1)) if (isReferenceHoliday(day)) skipped.push(day);
+          expect(result).toMatchObject({ shipDate, pickupDate: pickup, estimatedDeliveryDate: delivery });
+          expect(result.holidaysSkipped.map((h) => h.date)).toEqual(skipped);
+        },
+      ),
+      { numRuns: 300, seed: SEED + 3 },
+    );
+  });
+
   it('a distance shown as a band\'s edge is in that band: 250.03 mi is shown as 250, and is 1 day', () => {
     for (const [origin_zip, dest_zip, edge, days] of [['49801', '49905', 250, 1], ['35005', '75103', 500, 2]] as const) {
       const result = engine.transitInfo('carrier-a', { origin_zip, dest_zip });
@@ -640,6 +678,8 @@ describe('carrier-a metadata and ZIP lookups', () => {
       expect(engine.carrierInfo('carrier-a', { zip: p.zip })).toEqual({
         success: true, carrier: 'carrier-a', name: info.name, scac: info.scac, zip: p.zip, city: p.city, state: p.state,
         served: true, terminalCode: p.terminalCode, direct: p.direct, addOnDays: p.addOnDays,
+        // the sample's file has no point-attribute columns
+        highCost: false, highCostNote: null, interlineScac: null,
       });
     }
   });

@@ -367,6 +367,26 @@ export function apiCases(engine: Engine): ApiCase[] {
       schema: res.transitInfoResultSchema,
       expected: () => engine.transitInfo('carrier-a', { origin_zip: '60601', dest_zip: '10001' }),
     },
+    {
+      name: 'carrier-a delivery date of a shipment ready on Thanksgiving 2026',
+      request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601', dest_zip: '10001-2345', ship_date: '2026-11-26' }),
+      status: 200,
+      schema: res.transitInfoResultSchema,
+      expected: () => engine.transitInfo('carrier-a', { origin_zip: '60601', dest_zip: '10001', ship_date: '2026-11-26' }),
+    },
+    {
+      name: 'carrier-a transit info with a ship date that is no day',
+      request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601', dest_zip: '10001', ship_date: '2026-11-31' }),
+      status: 400,
+      error: /^ship_date must be a real calendar date \(YYYY-MM-DD\)$/,
+    },
+    {
+      name: 'search for a misspelt city: suggestions',
+      request: get('/api/locations', { city: 'sant louis', state: 'MO' }),
+      status: 200,
+      schema: res.searchResultSchema,
+      expected: () => engine.search({ city: 'sant louis', state: 'MO' }),
+    },
     { name: 'carrier-a transit info without dest_zip', request: get('/api/carrier-a-location/transit-info', { origin_zip: '60601' }), status: 400, error: /dest_zip/ },
     {
       name: 'carrier-a carrier metadata',

@@ -17,6 +17,7 @@ const SEMANTIC_REFUSALS: { error: RegExp; documented: RegExp }[] = [
   { error: /^state must be a US state code; "[A-Za-z]{2}" is not one$/, documented: /the loaded gazetteer does not hold is a 400/ },
   { error: /^zip \d{5} is in [A-Z]{2}, not in state [A-Z]{2}$/, documented: /a `state` the ZIP is not in is a 400/ },
   { error: /^country_codes\[\d+\] repeats country_codes\[\d+\] \([A-Z]{2}\)$/, documented: /any case \(`us` repeats `US`\)/ },
+  { error: /^zips\[\d+\] repeats zips\[\d+\] \(\d{5}\)$/, documented: /`60601-1234` repeats `60601`/ },
 ];
 
 type Operation = { method: string; path: string; op: any };

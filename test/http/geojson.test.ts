@@ -110,6 +110,8 @@ function describeGeoJson(label: string, setup: () => Send | Promise<Send>): void
         expect(reply.body).toBe(plain.body);
       }
       expect(JSON.parse(plain.body).success).toBe(true);
+      // The answer depends on Accept, and says so to caches.
+      expect(plain.headers.vary).toMatch(/Accept/);
     });
 
     it('follows the preference the Accept header states', async () => {

@@ -83,14 +83,19 @@ describe('the built Lambda bundle', () => {
     }
   }, 60_000);
 
-  it('answers health, OpenAPI and docs from the files it carries', async () => {
-    const [health, openapi, css] = (
+  it('answers health, OpenAPI, docs and the map page from the files it carries', async () => {
+    const [health, openapi, css, map, mapScript] = (
       await runBundle(dir, [
         httpApiEvent({ method: 'GET', path: '/api/health' }),
         albEvent({ method: 'GET', path: '/openapi.json' }),
         restApiEvent({ method: 'GET', path: '/docs/swagger-ui.css' }),
+        httpApiEvent({ method: 'GET', path: '/map' }),
+        restApiEvent({ method: 'GET', path: '/map/map.js' }),
       ])
     ).map(replyOf);
+    expect([map.status, map.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(map.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect([mapScript.status, mapScript.body.length > 10_000]).toEqual([200, true]);
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body).status).toBe('healthy');
     expect(JSON.parse(openapi.body).openapi).toBe('3.1.0');

@@ -31,6 +31,8 @@ describe('/map', () => {
     const codes = states.objects.states.geometries.map((g: any) => g.properties.code);
     expect(codes).toEqual(expect.arrayContaining(['TX', 'DC', 'PR', 'VI', 'MP', 'AK']));
     expect(codes).not.toContain('');
+    const countries = JSON.parse((await get('/map/countries.json')).body).objects.countries.geometries.map((g: any) => g.properties.code);
+    expect(countries).toEqual(expect.arrayContaining(['US', 'CA', 'MX', 'DE', 'JP', 'BR']));
   });
 
   it('answers nothing else under /map: an unknown asset is the usual JSON 404', async () => {

@@ -2,11 +2,13 @@
 // workers on the default memory store, SIGTERM ends them all gracefully with exit code 0, SIGHUP
 // replaces them one at a time while clients keep calling, and a worker killed is started again.
 
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
+import { LOCAL_AWS_ENV } from '../support/dynalite.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
 import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { API_KEYS, KEYS } from './fixtures.js';
@@ -36,10 +38,16 @@ function alive(pid: number): boolean {
 const workerPids = (proc: ServerProcess) => logged(proc, 'worker listening').map((line) => line.workerPid as number);
 
 describe('WORKERS=2', () => {
-  it('keeps the quota exact across the workers: N allowed, N answered, the rest 429', async () => {
-    const QUOTA = 20;
-    const key = 'workers-burst';
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node' });
+  it.each([
+    ['the memory store (counted by the primary)', 20, {}],
+    ['Redis (each worker its own connection)', 20, { REDIS_URL: inject('redisUrl') }],
+    // A smaller burst: dynalite applies the updates of one item one at a time, far slower than
+    // DynamoDB, and the servers keep their 1 s budget.
+    ['DynamoDB (each worker its own client)', 5, { DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), ...LOCAL_AWS_ENV }],
+  ])('keeps the quota exact across the workers on %s: N allowed, N answered, the rest 429', async (_, QUOTA: number, store: Record<string, string>) => {
+    // A fresh key per run: its counter is new, whatever earlier runs left in the shared Redis.
+    const key = `workers-burst-${randomUUID()}`;
+    const proc = await startServerProcess({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node', ...store });
     try {
       expect(proc.output()).toMatch(/listening on http:\/\/\S+ \(docs: \S+\), 2 workers/);
       // Separate connections, so that the cluster hands them to both workers.

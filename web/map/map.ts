@@ -33,25 +33,19 @@ const list = byId<HTMLOListElement>('results');
 
 const map = L.map('map', { zoomSnap: 0.5, worldCopyJump: true }).setView([39.5, -98.35], 4);
 map.attributionControl.setPrefix('Leaflet');
-const states = L.geoJSON(undefined, { interactive: false, style: () => ({ color: '#8a8f98', weight: 0.8, fillColor: '#fbfaf6', fillOpacity: 1 }) });
+const LAND = '#f1efe8';
+const STATE_LAND = '#fbfaf6';
+const countries = L.geoJSON(undefined, { interactive: false, style: () => ({ color: '#a3a8b0', weight: 0.6, fillColor: LAND, fillOpacity: page.tiles ? 0 : 1 }) });
+const states = L.geoJSON(undefined, { interactive: false, style: () => ({ color: '#8a8f98', weight: 0.8, fillColor: STATE_LAND, fillOpacity: page.tiles ? 0 : 1 }) });
 const results = L.featureGroup().addTo(map);
 
 async function drawBasemap(): Promise<void> {
   const load = async (name: string) => (await fetch(new URL(name, assetBase))).json() as Promise<Topology>;
-  if (page.tiles) {
-    L.tileLayer(page.tiles, { maxZoom: 18, attribution: page.tilesAttribution ?? '' }).addTo(map);
-    states.setStyle({ fillOpacity: 0, weight: 0.6 });
-  } else {
-    const world = await load('countries.json');
-    L.geoJSON(feature(world, world.objects.countries as GeometryCollection), {
-      interactive: false,
-      style: () => ({ color: '#a3a8b0', weight: 0.6, fillColor: '#f1efe8', fillOpacity: 1 }),
-    }).addTo(map);
-    map.attributionControl.addAttribution('Natural Earth, via us-atlas and world-atlas');
-  }
-  const us = await load('states.json');
-  states.addData(feature(us, us.objects.states as GeometryCollection));
-  states.addTo(map);
+  if (page.tiles) L.tileLayer(page.tiles, { maxZoom: 18, attribution: page.tilesAttribution ?? '' }).addTo(map);
+  else map.attributionControl.addAttribution('Natural Earth, via us-atlas and world-atlas');
+  const [world, us] = await Promise.all([load('countries.json'), load('states.json')]);
+  countries.addData(feature(world, world.objects.countries as GeometryCollection)).addTo(map);
+  states.addData(feature(us, us.objects.states as GeometryCollection)).addTo(map);
   results.bringToFront();
 }
 
@@ -181,10 +175,12 @@ function showLocations(collection: LocationCollection, centre?: { lat: number; l
   if (results.getLayers().length > 0) map.fitBounds(results.getBounds().pad(0.25), { maxZoom: 11 });
 }
 
-function shadeStates(covered: Set<string>, colour: string): void {
-  states.setStyle((f) =>
-    covered.has(f?.properties?.code) ? { fillColor: colour, fillOpacity: 0.3 } : { fillColor: '#fbfaf6', fillOpacity: page.tiles ? 0 : 1 },
-  );
+/** Shades the US states and the other countries a carrier serves (the US itself is shown by its states). */
+function shade(coveredStates: Set<string>, coveredCountries: Set<string>, colour: string): void {
+  const style = (covered: Set<string>, land: string) => (f?: Feature<Geometry, Properties>) =>
+    covered.has(f?.properties?.code) ? { fillColor: colour, fillOpacity: 0.3 } : { fillColor: land, fillOpacity: page.tiles ? 0 : 1 };
+  states.setStyle(style(coveredStates, STATE_LAND));
+  countries.setStyle(style(coveredCountries, LAND));
 }
 
 function searchParams(): URLSearchParams {
@@ -203,7 +199,7 @@ async function runSearch(params: URLSearchParams, view: number): Promise<void> {
   statusLine.textContent = 'Searching…';
   const answer = (await ask('locations', params)) as LocationCollection;
   if (view !== views) return;
-  shadeStates(new Set(), '');
+  shade(new Set(), new Set(), '');
   const place = answer.resolved as { city: string; state: string; lat: number; lng: number } | null;
   // A state alone has no nearby step, so no radius to draw.
   const stateOnly = answer.query.zip === '' && answer.query.city === '';
@@ -217,9 +213,11 @@ async function runNetwork(carrier: string, view: number): Promise<void> {
   const answer = (await ask(`networks/${encodeURIComponent(carrier)}`)) as LocationCollection;
   if (view !== views) return;
   const covered = new Set<string>(answer.states.filter((s: Properties) => s.country === 'US' && (s.locations > 0 || s.zipsServed > 0)).map((s: Properties) => s.state));
+  const abroad = new Set<string>(answer.countries.map((c: Properties) => c.country).filter((c: string) => c !== 'US'));
   showLocations(answer);
-  shadeStates(covered, colourOf(answer.carrier));
-  statusLine.textContent = `${answer.name}: ${answer.totalLocations} locations; ${covered.size} US states served (shaded).`;
+  shade(covered, abroad, colourOf(answer.carrier));
+  const elsewhere = abroad.size > 0 ? ` and ${abroad.size} other countr${abroad.size === 1 ? 'y' : 'ies'}` : '';
+  statusLine.textContent = `${answer.name}: ${answer.totalLocations} locations; ${covered.size} US states${elsewhere} served (shaded).`;
 }
 
 let carriersListed = '';

@@ -915,6 +915,8 @@ export interface components {
                 [key: string]: components["schemas"]["NormalizedLocation"][];
             };
             results: components["schemas"]["NormalizedLocation"][];
+            /** @description When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere */
+            suggestions?: components["schemas"]["Suggestion"][];
         };
         /** @description The point a query resolved to. */
         ResolvedPlace: {
@@ -940,6 +942,12 @@ export interface components {
             /** @enum {string} */
             match: "exact" | "nearby";
             distanceMiles: number;
+        };
+        Suggestion: {
+            city: string;
+            state: string;
+            /** @description One of its ZIPs */
+            zip: string;
         };
         /** @description The answer's locations as features, in the JSON answer's order: a Point `[lng, lat]` with the location's other fields as properties (batches add `requested`, the ZIP or country code a feature answers). Every other field of the JSON answer (totals, paging, the query echo) is a member of the collection. */
         LocationFeatureCollection: {
@@ -1012,6 +1020,8 @@ export interface components {
                 nearestTerminal: components["schemas"]["NearestTerminal"];
             }[];
             notServedBy: string[];
+            /** @description When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere */
+            suggestions?: components["schemas"]["Suggestion"][];
         };
         NearestTerminal: {
             name: string;
@@ -1037,6 +1047,12 @@ export interface components {
             /** @enum {string} */
             serviceType: "direct" | "nearby" | "none";
             nearestTerminal: components["schemas"]["NearestTerminal"] | null;
+            /** @description The carrier charges extra to serve the point (a high-cost area); null when it does not serve the ZIP */
+            highCost: boolean | null;
+            /** @description The carrier's note on the high-cost charge, or null */
+            highCostNote: string | null;
+            /** @description The SCAC of the partner carrier that serves the point by interline (direct false), or null */
+            interlineScac: string | null;
             alternatives: {
                 carrier: string;
                 name: string;
@@ -1047,6 +1063,8 @@ export interface components {
                 serviceType: "direct" | "nearby";
                 distanceMiles: number;
             }[];
+            /** @description When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere */
+            suggestions?: components["schemas"]["Suggestion"][];
         };
         /** @description One page of 25 carrier location records. */
         LocationPage: {
@@ -1056,6 +1074,8 @@ export interface components {
             total: number;
             currentPage: number;
             totalPages: number;
+            /** @description When the city did not resolve: up to 5 places whose names are nearest by edit distance (st/saint, ft/fort, mt/mount alike), within the state given, else everywhere */
+            suggestions?: components["schemas"]["Suggestion"][];
         };
         LocationRecord: {
             name: string;
@@ -1131,8 +1151,28 @@ export interface components {
                 saturday: boolean;
                 sunday: boolean;
             };
+            /** @description The first service day after the date that is not one of the carrier's holidays */
             nextPickupDate: string | null;
             nextDeliveryDate: string | null;
+            /** @description The last pickup call of the day, HH:MM local time at the point (timeZone); null when the carrier states none */
+            cutoffTime: string | null;
+            /** @description The IANA time zone of the ZIP (America/Chicago), from its position */
+            timeZone: string | null;
+            /** @description When the date is today at the point: whether a pickup can still be booked today (a service day, no holiday, the cutoff not passed); else null */
+            pickupToday: boolean | null;
+            /** @description The carrier charges extra to serve the point (a high-cost area); null when it does not serve the ZIP */
+            highCost: boolean | null;
+            /** @description The carrier's note on the high-cost charge, or null */
+            highCostNote: string | null;
+            /** @description The SCAC of the partner carrier that serves the point by interline (direct false), or null */
+            interlineScac: string | null;
+            /** @description The carrier's holidays in the 30 days after the date (empty when the ZIP is not served): no pickup or delivery on them */
+            holidays: components["schemas"]["Holiday"][];
+        };
+        Holiday: {
+            date: string;
+            /** @description The calendar's name of the day, or `carrier holiday` for a date of the carrier's own list */
+            name: string;
         };
         TransitInfoResult: {
             /** @constant */
@@ -1159,6 +1199,14 @@ export interface components {
             baseTransitDays: number | null;
             addOnDays: number | null;
             transitDays: number | null;
+            /** @description `ship_date`, or today at the origin; null when a ZIP is not served */
+            shipDate: string | null;
+            /** @description The ship date when it is a pickup day at the origin (a service day, no holiday), else the next pickup day */
+            pickupDate: string | null;
+            /** @description transitDays days after the pickup that are neither Saturday, Sunday nor a holiday, then the first service day at the destination that is no holiday */
+            estimatedDeliveryDate: string | null;
+            /** @description The carrier's holidays from the ship date to the delivery date, which the dates skip */
+            holidaysSkipped: components["schemas"]["Holiday"][];
         };
         CarrierMetadataResult: {
             /** @constant */
@@ -1173,6 +1221,12 @@ export interface components {
             terminalCode: string | null;
             direct: boolean;
             addOnDays: number | null;
+            /** @description The carrier charges extra to serve the point (a high-cost area); null when it does not serve the ZIP */
+            highCost: boolean | null;
+            /** @description The carrier's note on the high-cost charge, or null */
+            highCostNote: string | null;
+            /** @description The SCAC of the partner carrier that serves the point by interline (direct false), or null */
+            interlineScac: string | null;
         };
         /** @description The carriers whose network can be asked for, in id order. */
         NetworkListResult: {
@@ -1250,7 +1304,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description A US ZIP code, 5 digits */
+                    /** @description A US ZIP code: 5 digits or ZIP+4 (12345-6789) */
                     zip?: string;
                     city?: string & (unknown & unknown & unknown);
                     /**
@@ -1709,7 +1763,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Unique 5-digit ZIPs, up to the plan batch limit */
+                    /** @description Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit */
                     zips: string[];
                 };
             };
@@ -1864,10 +1918,7 @@ export interface operations {
     geocode: {
         parameters: {
             query: {
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 zip: string;
             };
             header?: never;
@@ -2166,6 +2217,9 @@ export interface operations {
                      *         "zip": "11778",
                      *         "distanceMiles": 10.7
                      *       },
+                     *       "highCost": false,
+                     *       "highCostNote": null,
+                     *       "interlineScac": null,
                      *       "alternatives": [
                      *         {
                      *           "carrier": "carrier-j",
@@ -2235,10 +2289,7 @@ export interface operations {
     dropPoints: {
         parameters: {
             query: {
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 zip: string;
                 /**
                  * @description Nearby-search radius in miles, 1-100; default 25. In a query, a plain decimal (`12.5`, no exponent)
@@ -2743,7 +2794,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @example 00501 */
-                zip: string & (unknown & unknown & unknown);
+                zip: string;
                 city?: string & (unknown & unknown & unknown);
                 /** @description Page number from 1 to 1000000; 25 locations a page; default 1 */
                 page?: number;
@@ -3726,7 +3777,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Unique 5-digit ZIPs, up to the plan batch limit */
+                    /** @description Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit */
                     zips: string[];
                 };
             };
@@ -3834,10 +3885,7 @@ export interface operations {
     serviceDaysCarrierA: {
         parameters: {
             query: {
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 zip: string;
                 city?: string & (unknown & unknown & unknown);
                 /** @example 2026-03-02 */
@@ -3879,7 +3927,14 @@ export interface operations {
                      *         "sunday": false
                      *       },
                      *       "nextPickupDate": "2026-03-03",
-                     *       "nextDeliveryDate": "2026-03-03"
+                     *       "nextDeliveryDate": "2026-03-03",
+                     *       "cutoffTime": null,
+                     *       "timeZone": "America/New_York",
+                     *       "pickupToday": null,
+                     *       "highCost": false,
+                     *       "highCostNote": null,
+                     *       "interlineScac": null,
+                     *       "holidays": []
                      *     }
                      */
                     "application/json": components["schemas"]["ServiceDaysResult"];
@@ -3940,16 +3995,12 @@ export interface operations {
     transitInfoCarrierA: {
         parameters: {
             query: {
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 origin_zip: string;
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 dest_zip: string;
+                /** @description The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is */
+                ship_date?: string;
             };
             header?: never;
             path?: never;
@@ -3992,7 +4043,16 @@ export interface operations {
                      *       "distanceMiles": 0,
                      *       "baseTransitDays": 1,
                      *       "addOnDays": 0,
-                     *       "transitDays": 1
+                     *       "transitDays": 1,
+                     *       "shipDate": "2026-11-25",
+                     *       "pickupDate": "2026-11-25",
+                     *       "estimatedDeliveryDate": "2026-11-27",
+                     *       "holidaysSkipped": [
+                     *         {
+                     *           "date": "2026-11-26",
+                     *           "name": "Thanksgiving Day"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["TransitInfoResult"];
@@ -4053,10 +4113,7 @@ export interface operations {
     carrierInfoCarrierA: {
         parameters: {
             query: {
-                /**
-                 * @description A US ZIP code, 5 digits
-                 * @example 00501
-                 */
+                /** @example 00501 */
                 zip: string;
                 city?: string & (unknown & unknown & unknown);
             };
@@ -4090,7 +4147,10 @@ export interface operations {
                      *       "served": true,
                      *       "terminalCode": "875",
                      *       "direct": true,
-                     *       "addOnDays": 0
+                     *       "addOnDays": 0,
+                     *       "highCost": false,
+                     *       "highCostNote": null,
+                     *       "interlineScac": null
                      *     }
                      */
                     "application/json": components["schemas"]["CarrierMetadataResult"];
@@ -4152,7 +4212,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @example 00501 */
-                zip: string & (unknown & unknown & unknown);
+                zip: string;
                 city?: string & (unknown & unknown & unknown);
                 /** @description Page number from 1 to 1000000; 25 locations a page; default 1 */
                 page?: number;
@@ -5114,7 +5174,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Unique 5-digit ZIPs, up to the plan batch limit */
+                    /** @description Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit */
                     zips: string[];
                 };
             };
