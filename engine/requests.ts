@@ -214,7 +214,9 @@ export const transitQuerySchema = z.object({
   dest_zip: zip('dest_zip'),
   ship_date: dateParam('ship_date')
     .optional()
-    .meta({ description: "The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is" }),
+    .meta({
+      description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
+    }),
 });
 
 export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });

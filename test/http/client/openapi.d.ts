@@ -3999,7 +3999,7 @@ export interface operations {
                 origin_zip: string;
                 /** @example 00501 */
                 dest_zip: string;
-                /** @description The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is */
+                /** @description The day the freight is ready, YYYY-MM-DD, from 1970-01-01 to 2999-12-24; default today at the origin. Not a pickup day there: the next one is */
                 ship_date?: string;
             };
             header?: never;
