@@ -6,8 +6,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'n
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { DEFAULT_SNAPSHOT } from '../engine/index.js';
-import { MAP_ASSETS_DIR } from '../engine/package-files.js';
+import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -60,7 +59,7 @@ export async function buildLambda(
     minify: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     banner: { js: BANNER },
     legalComments: 'none',
     logLevel: 'warning',

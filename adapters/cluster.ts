@@ -10,7 +10,7 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import { constants } from 'node:os';
-import { pino, type Logger } from 'pino';
+import { pino } from 'pino';
 import { loadKeys, type Config } from './http/config.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';

@@ -6,10 +6,15 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { createEngine } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { createApp, type App } from './http/app.js';
-import { loadKeys, type Config, type Runtime } from './http/config.js';
+import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
 import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
 import type { KvStore } from './kv/store.js';
+
+const SAMPLE_IN_PRODUCTION =
+  'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
+  'the bundled sample is synthetic and is served only outside production';
+const SAMPLE = 'the bundled sample: synthetic carrier networks on real geography (SNAPSHOT_PATH or DATA_DIR serves your own)';
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
@@ -43,9 +48,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { keys, devKey } = loadKeys(config, options.runtime);
   const root = pino({ level: config.logLevel }, logDestination());
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
+  const data = config.snapshotPath || config.dataDir || options.defaultSnapshot;
+  // The sample's carriers are invented: a production server answering from them would mislead every client.
+  if (!data && config.production) throw new ConfigError(SAMPLE_IN_PRODUCTION);
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: config.snapshotPath || config.dataDir || options.defaultSnapshot || 'the bundled sample' }, 'loading data');
+  logger.info({ data: data || SAMPLE }, 'loading data');
   const engine = load();
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
   const kv =

@@ -1,24 +1,36 @@
-// npm run bench:cold-start: the Lambda bundle's cold start, as `npm run build:lambda` makes it: a
-// fresh node process imports the bundle and answers one API Gateway event (GET /api/locations).
-// Times are taken inside that process; the median of several processes is printed. Also the last
-// section of `npm run bench:http`.
+// npm run bench:cold-start: how close a start comes to a bare `node -e 0`, from one run:
+//   1. the Lambda bundle, as `npm run build:lambda` makes it: a fresh node process imports it and
+//      answers one API Gateway event (GET /api/locations); spawn to exit over a bare node's
+//   2. the bundle's peak RSS over 5,000 API Gateway v2 events, beside a bare node's
+//   3. the installed package (`npm pack`, then `npm install` of the tarball): a fresh process
+//      imports it, calls createEngine() and answers a first search; spawn to exit over a bare node's
+// Medians of several processes, each interleaved with a bare node so both see the machine's noise.
+// The first section is also the last of `npm run bench:http`.
 //
 // The process has AWS_LAMBDA_FUNCTION_NAME set, as Lambda always does: the handler then starts
 // loading its snapshot as the module loads (Lambda's init phase), so the import's time includes
 // the snapshot load, and the first answer is the first query's own work.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../adapters/build-lambda.js';
-import { fileMb, heading, ms, table, verdict } from './format.js';
+import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
+import { readSnapshot } from '../engine/snapshot.js';
+import { fileMb, heading, int, mb, ms, ratio, table, verdict } from './format.js';
 import { onInterrupt } from './interrupt.js';
 import { median } from './measure.js';
+import { randomZipPoints, SEED } from './workload.js';
 
 const COLD_STARTS = 7;
 const TARGET_MS = 120;
+/** Goals, as ratios to a bare node in the same run (the machine's speed drifts; a ratio much less). */
+const START_RATIO_GOAL = 1.5;
+const PEAK_RSS_GOAL_MIB = 96;
+const EVENTS = 5_000;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 interface ColdStart {
   importMs: number;
@@ -52,11 +64,102 @@ function coldStart(bundle: string): Promise<ColdStart> {
   );
 }
 
-/** Spawn to exit of a node process that does nothing: how fast this machine starts node right now. */
+/** Spawn to exit of `node -e 0`: how fast this machine starts node right now. */
 function bareNode(): Promise<number> {
+  return timedProcess(['-e', '0'], process.cwd());
+}
+
+/** Spawn to exit of a node process with these arguments; rejects if it fails. */
+function timedProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node exited ${code}`)))));
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited ${code}`)))));
+}
+
+/** What a node process printed on stdout, parsed as JSON. */
+function jsonOf(args: string[], cwd: string, env: NodeJS.ProcessEnv): unknown {
+  return JSON.parse(execFileSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }));
+}
+
+/** Peak RSS (MiB) of a fresh process that imports the bundle and answers EVENTS HTTP API (v2) events, and of a bare node. */
+export function lambdaPeakRss(bundle: string): { bundleMiB: number; bareMiB: number; answered: number } {
+  const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, 256, SEED).zip;
+  const script = `
+    const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    const zips = ${JSON.stringify(zips)};
+    const paths = ['/api/locations', '/api/locations/which-carriers', '/api/locations/geocode'];
+    let answered = 0;
+    for (let i = 0; i < ${EVENTS}; i++) {
+      const r = await handler({ version: '2.0', rawPath: paths[i % paths.length], rawQueryString: 'zip=' + zips[i % zips.length],
+        headers: { 'x-api-key': 'bench-key' }, requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
+      if (r.statusCode === 200) answered++;
+    }
+    console.log(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, answered }));`;
+  const env = { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' };
+  const run = jsonOf(['--input-type=module', '-e', script], dirname(bundle), env) as { maxRssKiB: number; answered: number };
+  const bare = jsonOf(['-e', 'console.log(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS }))'], process.cwd(), { PATH: process.env.PATH }) as {
+    maxRssKiB: number;
+  };
+  return { bundleMiB: run.maxRssKiB / 1024, bareMiB: bare.maxRssKiB / 1024, answered: run.answered };
+}
+
+/**
+ * Packs this repository and installs the tarball into an empty project, as a user would; returns
+ * that project's folder. The pack runs on a copy of the tree: its lifecycle rebuilds dist/, which
+ * this checkout's own runs may be reading.
+ */
+function installPackage(work: string): string {
+  const source = join(work, 'source');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 2 ** 24 });
+  for (const file of files.split('\0')) if (file && existsSync(join(root, file))) cpSync(join(root, file), join(source, file));
+  symlinkSync(join(root, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const packs = join(work, 'packs');
+  mkdirSync(packs, { recursive: true });
+  execFileSync('npm', ['pack', '--pack-destination', packs], { cwd: source, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!);
+  const app = join(work, 'app');
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  return app;
+}
+
+/** The Lambda bundle's start and peak memory, then the installed package's start, each beside a bare node. */
+export async function footprint(work: string): Promise<void> {
+  const build = await buildLambda({ outDir: join(work, 'lambda') });
+  const event = JSON.stringify({ version: '2.0', rawPath: '/api/locations', rawQueryString: 'zip=60601', headers: { 'x-api-key': 'bench-key' },
+    requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
+  const lambdaArgs = ['--input-type=module', '-e',
+    `const { handler } = await import(${JSON.stringify(pathToFileURL(build.bundle).href)}); const r = await handler(${event}); if (r.statusCode !== 200) process.exit(1);`];
+  const lambdaEnv = { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' };
+  const app = installPackage(work);
+  const packageArgs = ['--input-type=module', '-e',
+    "import { createEngine } from 'carrier-locations'; if (createEngine().search({ zip: '60601' }).total === 0) process.exit(1);"];
+  const lambda: number[] = [];
+  const installed: number[] = [];
+  const bare: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    bare.push(await bareNode());
+    lambda.push(await timedProcess(lambdaArgs, dirname(build.bundle), lambdaEnv));
+    installed.push(await timedProcess(packageArgs, app));
+  }
+  const rss = lambdaPeakRss(build.bundle);
+  const bareMs = median(bare);
+  heading(`Start and footprint, each beside a bare \`node -e 0\` in the same run (spawn to exit, median of ${COLD_STARTS})`);
+  console.log(
+    table(
+      ['figure', 'measured', 'baseline', 'ratio', 'goal', 'met'],
+      [
+        ['Lambda bundle: import + first answer', `${ms(median(lambda))} ms`, `${ms(bareMs)} ms`, ratio(median(lambda) / bareMs), `<= ${START_RATIO_GOAL}x`,
+          verdict(median(lambda) / bareMs <= START_RATIO_GOAL)],
+        [`Lambda peak RSS over ${int(EVENTS)} API Gateway v2 events`, `${mb(rss.bundleMiB * 2 ** 20)} MiB`, `${mb(rss.bareMiB * 2 ** 20)} MiB`,
+          ratio(rss.bundleMiB / rss.bareMiB), `<= ${PEAK_RSS_GOAL_MIB} MiB`, verdict(rss.bundleMiB <= PEAK_RSS_GOAL_MIB)],
+        ['installed package: import + createEngine() + first search', `${ms(median(installed))} ms`, `${ms(bareMs)} ms`, ratio(median(installed) / bareMs),
+          `<= ${START_RATIO_GOAL}x`, verdict(median(installed) / bareMs <= START_RATIO_GOAL)],
+      ],
+    ),
+  );
+  console.log(`  ${fileMb(build.bundleBytes)} MB bundle + ${fileMb(build.snapshotBytes)} MB snapshot; ${rss.answered} of ${EVENTS} events answered 200`);
 }
 
 /** Builds the bundle into `outDir`, starts it COLD_STARTS times (and a bare node as often, interleaved), prints the medians. */
@@ -95,6 +198,7 @@ if (process.argv[1]?.endsWith('cold-start.ts')) {
   const work = mkdtempSync(join(tmpdir(), 'carrier-bench-cold-start-'));
   onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   try {
+    await footprint(work);
     await lambdaColdStart(join(work, 'lambda'));
   } finally {
     rmSync(work, { recursive: true, force: true });

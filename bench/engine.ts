@@ -16,7 +16,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
-import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { parsedQueries } from '../engine/engine.js';
+import { createEngine } from '../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';
 import type { z } from 'zod';
@@ -105,7 +107,7 @@ if (wanted(1)) {
   const geocodeQueries = queries.zip.map((zip) => ({ zip }));
   const methods: (Contender & { answer: (q: number) => unknown })[] = [
     { name: 'engine.search', answer: (q) => engine.search(searchQueries[q]), run: (q) => engine.search(searchQueries[q]).total },
-    { name: 'engine.searchJson', answer: (q) => engine.searchJson(searchQueries[q]), run: (q) => engine.searchJson(searchQueries[q]).length },
+    { name: 'engine.searchJson', answer: (q) => parsedQueries(engine).searchJson(searchQueries[q]), run: (q) => parsedQueries(engine).searchJson(searchQueries[q]).length },
     { name: 'engine.whichCarriers', answer: (q) => engine.whichCarriers(searchQueries[q]), run: (q) => engine.whichCarriers(searchQueries[q]).carrierCount },
     { name: 'engine.canReach', answer: (q) => engine.canReach(reachQueries[q]), run: (q) => (engine.canReach(reachQueries[q]).canReach ? 1 : 0) },
     { name: 'engine.geocode', answer: (q) => engine.geocode(geocodeQueries[q]), run: (q) => (engine.geocode(geocodeQueries[q]).found ? 1 : 0) },
@@ -192,7 +194,7 @@ function checkQueryPath(input: {
   }
   for (let q = 0; q < QUERIES; q++) {
     const result = engine.search(input.searchQueries[q]);
-    if (engine.searchJson(input.searchQueries[q]) !== JSON.stringify(result)) bad.json++;
+    if (parsedQueries(engine).searchJson(input.searchQueries[q]) !== JSON.stringify(result)) bad.json++;
     const exact = new Set(result.results.filter((r) => r.match === 'exact').map((r) => r.carrier));
     const nearby = result.results.filter((r) => r.match === 'nearby').map((r) => `${locOf.get(`${r.carrier}|${r.terminalCode}`)}@${r.distanceMiles}`);
     const expected: string[] = [];
@@ -370,7 +372,11 @@ if (wanted(3)) {
       }
       const [ours, lib, brute] = compare(
         [
-          { name: 'ours', run: (q) => (hits.clear(), index.nearest(queries.lat[q], queries.lng[q], k, hits), hits.count) },
+          { name: 'ours', run: (q) => {
+          hits.clear();
+          index.nearest(queries.lat[q], queries.lng[q], k, hits);
+          return hits.count;
+        } },
           { name: 'geokdbush', run: (q) => around(index.kd, queries.lng[q], queries.lat[q], k).length },
           { name: 'brute', run: (q) => bruteNearest(queries.lat[q], queries.lng[q], k, t.locLat, t.locLng, from, to, outId, outH) },
         ],

@@ -161,7 +161,7 @@ export async function workersAndStores(zips: readonly string[]): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { readSnapshot } = await import('../engine/snapshot.js');
-  const { DEFAULT_SNAPSHOT } = await import('../engine/index.js');
+  const { DEFAULT_SNAPSHOT } = await import('../engine/package-files.js');
   const { randomZipPoints, SEED } = await import('./workload.js');
   const { gazetteer } = readSnapshot(DEFAULT_SNAPSHOT);
   await workersAndStores(randomZipPoints(gazetteer, 4096, SEED).zip);

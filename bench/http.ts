@@ -19,7 +19,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createEngine, DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { createEngine } from '../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
 import { workersAndStores } from './http-workers.js';
@@ -192,8 +193,8 @@ function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): str
   return [
     ['a bare node:http request and response (the ceiling server)', us(bare.cpuUs)],
     ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
-    ['the core without the answer (app.serve less engine.searchJson)', remainderUs(whole - answer)],
-    ['the answer: engine.searchJson', us(answer)],
+    ['the core without the answer (app.serve less searchJson)', remainderUs(whole - answer)],
+    ['the answer: searchJson, the server\'s JSON writer', us(answer)],
     ['the rest: the adapter, promise, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
     ['the node:http API, measured', us(api.cpuUs)],
   ];
@@ -227,10 +228,22 @@ try {
   console.log();
   console.log(
     table(
-      ['ratio', 'req/s', 'target', 'verdict', 'ceiling CPU / API CPU per request'],
+      ['ratio', 'measured', 'goal', 'met', 'the other measure'],
       [
-        ['Express API / Express precomputed', ratio(ex.rps / exCeiling.rps), '>= 0.80x', verdict(ex.rps / exCeiling.rps >= 0.8), ratio(exCeiling.cpuUs / ex.cpuUs)],
-        ['node:http API / bare node:http', ratio(node.rps / nodeCeiling.rps), '>= 0.60x', verdict(node.rps / nodeCeiling.rps >= 0.6), ratio(nodeCeiling.cpuUs / node.cpuUs)],
+        [
+          'node:http: bare server CPU per request / the API\'s',
+          ratio(nodeCeiling.cpuUs / node.cpuUs),
+          '>= 0.70x',
+          verdict(nodeCeiling.cpuUs / node.cpuUs >= 0.7),
+          `req/s ${ratio(node.rps / nodeCeiling.rps)}`,
+        ],
+        [
+          'Express: the API\'s req/s / a precomputed body\'s',
+          ratio(ex.rps / exCeiling.rps),
+          '>= 0.80x',
+          verdict(ex.rps / exCeiling.rps >= 0.8),
+          `CPU per request ${ratio(exCeiling.cpuUs / ex.cpuUs)}`,
+        ],
       ],
     ),
   );

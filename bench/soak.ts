@@ -5,7 +5,7 @@
 
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { DEFAULT_SNAPSHOT, type SnapshotContent } from '../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { heading, int, table, wholeMs } from './format.js';
 import { serve } from './served.js';

@@ -19,6 +19,7 @@ import { compileZipTables } from './zip-tables.js';
 export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
 export { formatFinding, type Finding, type FindingLevel } from './findings.js';
 export { DatasetError } from '../engine/errors.js';
+export type { SnapshotContent } from '../engine/snapshot-format.js';
 export { writeSnapshot } from './snapshot-writer.js';
 
 export interface CompileOptions {

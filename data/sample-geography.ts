@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { around } from 'geokdbush';
 import KDBush from 'kdbush';
-import { Gazetteer } from '../engine/gazetteer.js';
+import type { Gazetteer } from '../engine/gazetteer.js';
 import { distanceMiles, EARTH_RADIUS_MILES } from '../engine/geo.js';
 import type { SeededRandom } from './sample-random.js';
 

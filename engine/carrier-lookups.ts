@@ -7,11 +7,11 @@ import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import { compareNearest, compareText } from './ranking.js';
-import type { Records } from './records.js';
+import type { LocationShapes } from './location-shapes.js';
 import { suggestPlaces } from './suggestions.js';
 import {
-  batchFieldFor, countryCode, coverageQuerySchemaFor, locationsQuerySchemaFor, pagedSchema, parseInput, pathParamSchema, searchTextSchema,
-  validateBatchList, type CarrierBatch, type CoverageQuery, type LocationsQuery, type PageQuery, type TextSearchQuery,
+  batchFieldFor, checkBatchList, countryCode, parseInput, pathParamSchema, type ParsedCoverageQuery, type ParsedLocationsQuery, type ParsedPageQuery,
+  type ParsedTextSearchQuery,
 } from './requests.js';
 import type { CarrierBatchResult, CarrierNetworkResult, CoverageResult, LocationPage, LocationRecord } from './responses.js';
 
@@ -34,13 +34,13 @@ export class CarrierLookups {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    private readonly records: Records,
+    private readonly shapes: LocationShapes,
   ) {}
 
-  locations(carrierId: string, input: LocationsQuery): LocationPage {
+  locations(carrierId: string, parsed: ParsedLocationsQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'locations');
     const info = this.net.carriers[c];
-    const query: Record<string, string | number | undefined> = parseInput(locationsQuerySchemaFor(info), input);
+    const query: Record<string, string | number | undefined> = parsed;
     const value = String(query[info.lookup]);
     const city = typeof query.city === 'string' ? placeKey(query.city) : undefined;
     const t = this.net.t;
@@ -73,59 +73,55 @@ export class CarrierLookups {
         locs = this.filter(c, (l) => t.locCountry[l] === value);
     }
     if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
-    const page = pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.records.record(l));
+    const page = pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.shapes.record(l));
     const asked = query.city as string | undefined;
     if (locs.length > 0 || asked === undefined || cityState === undefined || this.gazetteer.findPlace(asked, cityState) >= 0) return page;
     return { ...page, suggestions: suggestPlaces(this.gazetteer, asked, cityState) };
   }
 
-  countryLocations(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
+  countryLocations(carrierId: string, code: string, { page = 1 }: ParsedPageQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'country');
     const country = parseInput(countryCode('code'), code);
-    const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
-    return pageOf(locs, page, (l) => this.records.record(l));
+    return pageOf(locs, page, (l) => this.shapes.record(l));
   }
 
   /** Every whitespace-separated word of 2+ characters must occur in name, code, city, state or ZIP. */
-  search(carrierId: string, query: TextSearchQuery): LocationPage {
+  search(carrierId: string, { q, page = 1 }: ParsedTextSearchQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'search');
-    const { q, page = 1 } = parseInput(searchTextSchema, query);
     // The schema has made sure of one such word.
     const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));
-    return pageOf(locs, page, (l) => this.records.record(l));
+    return pageOf(locs, page, (l) => this.shapes.record(l));
   }
 
   /** The points served by one terminal, as records of the served places; an unknown terminal is an empty page. */
-  terminalPoints(carrierId: string, code: string, query: PageQuery = {}): LocationPage {
+  terminalPoints(carrierId: string, code: string, { page = 1 }: ParsedPageQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'terminalPoints');
     parseInput(pathParamSchema('num'), code);
-    const page = parseInput(pagedSchema, { page: query?.page }).page ?? 1;
     const t = this.net.t;
     const terminal = this.terminal(c, code);
     const points = terminal < 0 ? [] : Array.from(t.termSp.subarray(t.termSpStart[terminal], t.termSpStart[terminal + 1]));
-    return pageOf(points, page, (p) => this.records.servedPoint(p));
+    return pageOf(points, page, (p) => this.shapes.servedPoint(p));
   }
 
-  batch(carrierId: string, body: CarrierBatch, maxPerRequest: number): CarrierBatchResult {
+  batch(carrierId: string, list: readonly string[], maxPerRequest: number): CarrierBatchResult {
     const c = this.net.requireCarrier(carrierId, 'batch');
     const field = batchFieldFor(this.net.carriers[c]);
     const results: Record<string, LocationRecord[]> = {};
     let total = 0;
-    for (const key of validateBatchList(body, field, maxPerRequest)) {
+    for (const key of checkBatchList(list, field, maxPerRequest)) {
       const locs = field === 'country_codes' ? this.filter(c, (l) => this.net.t.locCountry[l] === key) : this.servingZip(c, Number(key), undefined);
-      results[key] = locs.map((l) => this.records.record(l));
+      results[key] = locs.map((l) => this.shapes.record(l));
       total += locs.length;
     }
     return { success: true, results, total };
   }
 
-  coverage(carrierId: string, input: CoverageQuery): CoverageResult {
+  coverage(carrierId: string, query: ParsedCoverageQuery): CoverageResult {
     const c = this.net.requireCarrier(carrierId, 'coverage');
-    const query = parseInput(coverageQuerySchemaFor(this.net.carriers[c]), input);
     const state = query.state === undefined ? undefined : this.stateParam(c, query.state, 'state');
     return this.coverageOf(c, state, query.country_code);
   }
@@ -135,7 +131,7 @@ export class CarrierLookups {
     const c = this.net.requireCarrier(carrierId, 'network');
     const { id, name, scac, kind } = this.net.carriers[c];
     const { success, ...coverage } = this.coverageOf(c, undefined, undefined);
-    const locations = this.filter(c, () => true).map((l) => this.records.record(l));
+    const locations = this.filter(c, () => true).map((l) => this.shapes.record(l));
     return { success, carrier: id, name, scac, kind, ...coverage, locations };
   }
 

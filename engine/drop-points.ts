@@ -6,8 +6,8 @@ import { roundMiles } from './geo.js';
 import { Hits } from './hits.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
-import type { Records } from './records.js';
-import { DEFAULT_RADIUS_MILES, dropPointsQuerySchema, parseInput, pathParamSchema, type DropPointsQuery } from './requests.js';
+import type { LocationShapes } from './location-shapes.js';
+import { DEFAULT_RADIUS_MILES, parseInput, pathParamSchema, type ParsedDropPointsQuery } from './requests.js';
 import type { DropPointResult, LocationPage } from './responses.js';
 
 export class DropPoints {
@@ -17,7 +17,7 @@ export class DropPoints {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    private readonly records: Records,
+    private readonly shapes: LocationShapes,
   ) {
     this.postal = net.carriersWhere((c) => c.kind === 'postal');
   }
@@ -35,8 +35,7 @@ export class DropPoints {
   }
 
   /** Drop points within the radius of a ZIP, nearest first, each with its distance. */
-  around(query: DropPointsQuery): LocationPage {
-    const q = parseInput(dropPointsQuerySchema, query);
+  around(q: ParsedDropPointsQuery): LocationPage {
     const z = this.gazetteer.zipIndex(q.zip);
     const hits = new Hits(64);
     if (z >= 0) {
@@ -45,13 +44,13 @@ export class DropPoints {
       hits.sort();
     }
     const found = Array.from(hits.loc.subarray(0, hits.count), (loc, k) => ({ loc, miles: hits.miles[k] }));
-    return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.records.record(loc), distanceMiles: roundMiles(miles) }));
+    return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.shapes.record(loc), distanceMiles: roundMiles(miles) }));
   }
 
   byId(id: string): DropPointResult {
     parseInput(pathParamSchema('id'), id);
     const l = this.byCode.get(id) ?? this.byCode.get(id.toUpperCase());
     if (l === undefined) throw new NotFoundError(`no drop point with id "${id.slice(0, 40)}"`);
-    return { success: true, location: this.records.record(l) };
+    return { success: true, location: this.shapes.record(l) };
   }
 }

@@ -25,7 +25,7 @@ export class Gazetteer {
   private readonly stateIds = new Map<string, number>();
   /**
    * The row of each ZIP code 0-99999, -1 where the gazetteer has none: one read instead of a
-   * search. Made on first use: the unified ZIP queries read ZipRecords instead, so a process
+   * search. Made on first use: the unified ZIP queries read ZipCache instead, so a process
    * answering only those never pays for it.
    */
   private rows: Int32Array | undefined;

@@ -6,15 +6,12 @@ import { checkedOptions, engineOptionsSchema } from './options.js';
 import { missingSampleSnapshot, sampleSnapshot } from './package-files.js';
 import { readSnapshot } from './snapshot.js';
 
-export { DEFAULT_BATCH_LIMIT, engineFrom, type Engine } from './engine.js';
-export type { SnapshotContent } from './snapshot-format.js';
-export type { CarrierExamples } from './carrier-lookups.js';
+export type { Engine } from './engine.js';
 export type { Carrier, CarrierInfo, CarrierKind, LookupParam } from './carriers.js';
 export { DatasetError, InvalidInputError, NotFoundError } from './errors.js';
 export type * from './requests.js';
 export type * from './responses.js';
 export { GEOJSON_MEDIA_TYPE, toGeoJSON, type LocationAnswer, type LocationFeature, type LocationFeatureCollection, type PointGeometry } from './geojson.js';
-export { DEFAULT_SNAPSHOT } from './package-files.js';
 
 export interface EngineOptions {
   /** A compiled snapshot file (`carrier-locations build`, or buildSnapshot of carrier-locations/build); default the bundled sample. */

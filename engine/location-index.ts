@@ -8,9 +8,6 @@ import { boundingBoxes, hav, haversineTerm, latitudeReach, milesToTerm, RAD, ter
 import type { Hits } from './hits.js';
 import { compareNearest } from './ranking.js';
 
-const boxes = new Float64Array(8);
-const stack = new Uint32Array(128);
-
 /** What a query walks: the kd-tree, and per kd-sorted slot its location id and latitude's cosine. */
 interface Slots {
   kd: KDBush;
@@ -20,6 +17,9 @@ interface Slots {
 
 export class LocationIndex {
   private slots: Slots | null = null;
+  /** The radius walk's scratch: its bounding boxes and its stack of tree ranges (each index its own). */
+  private readonly boxes = new Float64Array(8);
+  private readonly stack = new Uint32Array(128);
 
   /**
    * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
@@ -70,6 +70,7 @@ export class LocationIndex {
     const { kd, slotLoc, slotCosLat } = this.prepared();
     const n = slotLoc.length;
     if (n === 0) return;
+    const { boxes, stack } = this;
     const threshold = milesToTerm(radiusMiles);
     const cosLat = Math.cos(lat * RAD);
     const boxCount = boundingBoxes(lat, lng, radiusMiles, boxes);

@@ -9,7 +9,7 @@ import { Hits } from './hits.js';
 import type { Network } from './network.js';
 import type { Place } from './places.js';
 import { compareNearest, sortNearestFirst } from './ranking.js';
-import type { ZipRecords } from './zip-records.js';
+import type { ZipCache } from './zip-cache.js';
 
 type CarrierMatchKind = 'exact' | 'nearby' | 'none';
 
@@ -87,7 +87,7 @@ export class Matcher {
   constructor(
     private readonly net: Network,
     private readonly gazetteer: Gazetteer,
-    private readonly zipRecords: ZipRecords,
+    private readonly zipCache: ZipCache,
   ) {
     this.set = new MatchSet(net.carriers.length);
     this.stamp = new Uint32Array(net.locationCount);
@@ -142,14 +142,14 @@ export class Matcher {
 
   /** A ZIP's exact matches, compiled with their distances from its point (zip-tables.ts). */
   private addExactAtZip(zipCode: number): void {
-    const { inScope, set, zipRecords } = this;
+    const { inScope, set, zipCache } = this;
     const locCarrier = this.net.t.locCarrier;
-    for (let k = 0, count = zipRecords.exactCount(zipCode); k < count; k++) {
-      const l = zipRecords.exactLoc(zipCode, k);
+    for (let k = 0, count = zipCache.exactCount(zipCode); k < count; k++) {
+      const l = zipCache.exactLoc(zipCode, k);
       const c = locCarrier[l];
       if (inScope[c] === 0) continue;
       set.kindOf[c] = EXACT;
-      set.hits.push(l, zipRecords.exactMiles(zipCode, k));
+      set.hits.push(l, zipCache.exactMiles(zipCode, k));
     }
   }
 

@@ -3,7 +3,7 @@
 import { InvalidInputError } from './errors.js';
 import { zipCodeOf, type Gazetteer } from './gazetteer.js';
 import type { ResolvedPlace } from './responses.js';
-import type { ZipRecords } from './zip-records.js';
+import type { ZipCache } from './zip-cache.js';
 
 /**
  * A resolved place as the gazetteer's numbers: only answers that show a `resolved` object make one
@@ -34,7 +34,7 @@ export interface PlaceParams {
  * A known ZIP wins over city and state (a state that disagrees with it is an error); an unknown
  * ZIP falls back to city and state when they resolve.
  */
-export function resolvePlace(gazetteer: Gazetteer, zips: ZipRecords, params: PlaceParams): Place | null {
+export function resolvePlace(gazetteer: Gazetteer, zips: ZipCache, params: PlaceParams): Place | null {
   const { zip, city, state } = params;
   if (zip === undefined && city === undefined && state === undefined) {
     throw new InvalidInputError('one of zip, city or state is required');
@@ -68,7 +68,7 @@ export function resolvePlace(gazetteer: Gazetteer, zips: ZipRecords, params: Pla
 }
 
 /** The point of a 5-digit ZIP as a `resolved` object, or null when the gazetteer lacks it: geocode's answer, from the ZIP's record alone. */
-export function zipLocation(gazetteer: Gazetteer, zips: ZipRecords, zip: string): ResolvedPlace | null {
+export function zipLocation(gazetteer: Gazetteer, zips: ZipCache, zip: string): ResolvedPlace | null {
   const code = zipCodeOf(zip);
   if (code < 0 || zips.row(code) < 0) return null;
   const { placeNames, stateCodes } = gazetteer.table;

@@ -10,10 +10,12 @@ import { placeKey } from './names.js';
 import { US_STATE_CODES } from './us-states.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
-/** The radius a query may ask for, in miles. */
+/** The radius a query may name, in miles. */
 export const RADIUS_MILES = { min: 1, max: 100 } as const;
-/** The most entries a batch body may hold: the largest plan's limit (each plan has its own, at most this). */
-export const MAX_BATCH_ENTRIES = 50;
+/** The longest free text (a city) and the longest carrier id a query may hold. */
+export const TEXT_MAX = 100;
+/** The most entries a batch may hold: the largest plan's limit, and a library caller's default. */
+export const BATCH_LIMIT = 50;
 /** The dates service-days answers for: a `date` query, and the clock of a library caller. */
 export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
@@ -67,7 +69,7 @@ const typedText = (schema: z.ZodString, name: string) =>
  */
 const NOT_BLANK = /\S/;
 
-const optionalText = (name: string, max = 100) =>
+const optionalText = (name: string, max = TEXT_MAX) =>
   typedText(
     z
       .string({ error: `${name} must be a string` })
@@ -174,7 +176,7 @@ export const searchQuerySchema = placeQuerySchema.extend({
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: requiredText('carrier', { max: 100 }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
+  carrier: requiredText('carrier', { max: TEXT_MAX }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -296,7 +298,7 @@ export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'points
 
 /**
  * A batch body's list: an array of strings; its entries' pattern, count and uniqueness are checked
- * by `validateBatchList` (messages naming the entry), and stated here for the document. The
+ * by `checkBatchList` (messages naming the entry), and stated here for the document. The
  * largest plan's limit is the document's; a key's own plan may allow fewer.
  */
 const stringListSchema = (field: string, entry: RegExp, description: string) =>
@@ -304,7 +306,7 @@ const stringListSchema = (field: string, entry: RegExp, description: string) =>
     .array(z.string({ error: `${field} must contain only strings` }).meta({ override: { pattern: entry.source } }), {
       error: `${field} must be an array of strings`,
     })
-    .meta({ description, override: { minItems: 1, maxItems: MAX_BATCH_ENTRIES, uniqueItems: true } });
+    .meta({ description, override: { minItems: 1, maxItems: BATCH_LIMIT, uniqueItems: true } });
 
 export const zipBatchSchema = z.object({
   zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
@@ -345,6 +347,27 @@ export type LocationsQuery = Partial<
     z.input<LocationsQueries['country']>
 >;
 export type CoverageQuery = z.input<typeof coverageFilter>;
+
+// What the schemas make of those: the engine's queries trust these, parsed once at the edge.
+export type ParsedPlaceQuery = z.output<typeof placeQuerySchema>;
+export type ParsedSearchQuery = z.output<typeof searchQuerySchema>;
+export type ParsedCanReachQuery = z.output<typeof canReachQuerySchema>;
+export type ParsedGeocodeQuery = z.output<typeof geocodeQuerySchema>;
+export type ParsedPageQuery = z.output<typeof pagedSchema>;
+export type ParsedTextSearchQuery = z.output<typeof searchTextSchema>;
+export type ParsedServiceDaysQuery = z.output<typeof serviceDaysQuerySchema>;
+export type ParsedTransitQuery = z.output<typeof transitQuerySchema>;
+export type ParsedCarrierInfoQuery = z.output<typeof carrierInfoQuerySchema>;
+export type ParsedDropPointsQuery = z.output<typeof dropPointsQuerySchema>;
+/** Any carrier's list query, parsed: its lookup parameter (normalized), `city` and `page`. */
+export type ParsedLocationsQuery = Partial<
+  z.output<LocationsQueries['zip']> &
+    z.output<LocationsQueries['state']> &
+    z.output<LocationsQueries['region']> &
+    z.output<LocationsQueries['country_code']> &
+    z.output<LocationsQueries['country']>
+>;
+export type ParsedCoverageQuery = z.output<typeof coverageFilter>;
 export type ZipBatch = z.input<typeof zipBatchSchema>;
 export type CarrierBatch = ZipBatch | z.input<typeof countryBatchSchema>;
 
@@ -379,8 +402,8 @@ export function parseWithZod<S extends z.ZodType>(schema: S, input: unknown): z.
 }
 
 // ------------------------------------------------------------------------------------------------
-// The fast path: a query of the unified endpoints is parsed on every call, from the HTTP edge and
-// again by the engine. For the shapes callers send (a plain object of strings, or of the numbers a
+// The fast path: a query of the unified endpoints is parsed on every call, at the HTTP edge or by
+// the library's methods. For the shapes callers send (a plain object of strings, or of the numbers a
 // library caller passes) the checks below give zod's output at a fraction of its cost; anything
 // they are not sure of (a wrong type, a value out of range, spaces to trim, a list of carriers)
 // answers NOT_SURE and zod parses it, so every error message stays zod's.
@@ -402,11 +425,11 @@ const zipField: FieldParser = (v) => {
 };
 
 /**
- * Free text of 1-100 characters that starts and ends with a visible ASCII character (nothing to
- * trim) and holds no control character but whitespace.
+ * Free text of 1-TEXT_MAX characters that starts and ends with a visible ASCII character (nothing
+ * to trim) and holds no control character but whitespace.
  */
 const textField: FieldParser = (v) => {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 100) return NOT_SURE;
+  if (typeof v !== 'string' || v.length === 0 || v.length > TEXT_MAX) return NOT_SURE;
   const first = v.charCodeAt(0);
   const last = v.charCodeAt(v.length - 1);
   return first > 32 && first < 127 && last > 32 && last < 127 && !hasSuspectCharacter(v) ? v : NOT_SURE;
@@ -433,10 +456,10 @@ const stateField: FieldParser = (v) => {
   return lower ? v.toUpperCase() : v;
 };
 
-/** A number from 1 to 100, or its plain decimal text (`25`, `12.5`: the radius schema's pattern). */
+/** A number in RADIUS_MILES, or its plain decimal text (`25`, `12.5`: the radius schema's pattern). */
 const radiusField: FieldParser = (v) => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && isPlainDecimal(v) ? Number(v) : NaN;
-  return n >= 1 && n <= 100 ? n : NOT_SURE;
+  return n >= RADIUS_MILES.min && n <= RADIUS_MILES.max ? n : NOT_SURE;
 };
 
 /** `\d+(\.\d+)?`, as radiusSchema's pattern. */
@@ -453,8 +476,8 @@ function isPlainDecimal(v: string): boolean {
 /** Carriers as text naming an id (text naming none, and a list as an array, are zod's). */
 const carriersText: FieldParser = (v) => (typeof v === 'string' && namesCarrier(v) ? v : NOT_SURE);
 
-/** A carrier id: 1-100 characters, none of them a control character. */
-const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 100 && !hasSuspectCharacter(v) ? v : NOT_SURE);
+/** A carrier id: 1-TEXT_MAX characters, none of them a control character. */
+const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= TEXT_MAX && !hasSuspectCharacter(v) ? v : NOT_SURE);
 
 type Fields = Record<string, unknown>;
 /**
@@ -513,17 +536,22 @@ export function fastParse(schema: z.ZodType, input: unknown): object | undefined
   return FAST_PATHS.get(schema)?.(input);
 }
 
-/**
- * A batch body's list: 1..max unique entries, each matching the field's pattern; the first bad
- * entry is named. Returns the entries normalized (country codes upper-cased).
- */
-export function validateBatchList(body: unknown, field: 'zips' | 'country_codes', max: number): string[] {
+/** A batch body parsed by its schema: the list of its field, unchecked (checkBatchList checks it). */
+export function parseBatchBody(body: unknown, field: 'zips' | 'country_codes'): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidInputError(`body must be a JSON object with ${field}`);
   }
   const schema = field === 'zips' ? zipBatchSchema : countryBatchSchema;
   const parsed: Record<string, string[]> = parseInput(schema, { [field]: (body as Record<string, unknown>)[field] ?? null });
-  const list = parsed[field];
+  return parsed[field];
+}
+
+/**
+ * A batch's list: 1..max unique entries, each matching the field's pattern; the first bad entry is
+ * named. Returns the entries normalized (country codes upper-cased). The limit is the caller's
+ * plan's, so it is checked here rather than by a fixed schema.
+ */
+export function checkBatchList(list: readonly string[], field: 'zips' | 'country_codes', max: number): string[] {
   if (list.length === 0) throw new InvalidInputError(`${field} must contain at least one entry`);
   if (list.length > max) {
     throw new InvalidInputError(`${field}[${max}] is over the limit: at most ${max} entries per request (got ${list.length})`);

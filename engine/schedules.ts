@@ -7,10 +7,7 @@ import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
 import { localClock, timeZoneAt } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
-import {
-  carrierInfoQuerySchema, parseInput, serviceDaysQuerySchema, transitQuerySchema,
-  type CarrierInfoQuery, type ServiceDaysQuery, type TransitQuery,
-} from './requests.js';
+import type { ParsedCarrierInfoQuery, ParsedServiceDaysQuery, ParsedTransitQuery } from './requests.js';
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -48,9 +45,8 @@ export class Schedules {
   }
 
   /** The next service day after `date`, or else after today where the ZIP is (the clock is `now`); holidays are skipped. */
-  serviceDays(carrierId: string, query: ServiceDaysQuery, now: Date): ServiceDaysResult {
+  serviceDays(carrierId: string, q: ParsedServiceDaysQuery, now: Date): ServiceDaysResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(serviceDaysQuerySchema, query);
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);
     const t = this.net.t;
@@ -90,9 +86,8 @@ export class Schedules {
    * (no Saturday, Sunday or holiday) after it; then the first day the destination is served that
    * is no holiday.
    */
-  transitInfo(carrierId: string, query: TransitQuery, now: Date): TransitInfoResult {
+  transitInfo(carrierId: string, q: ParsedTransitQuery, now: Date): TransitInfoResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(transitQuerySchema, query);
     const origin = this.row(c, q.origin_zip, undefined);
     const dest = this.row(c, q.dest_zip, undefined);
     const base = { success: true as const, originZip: q.origin_zip, destZip: q.dest_zip };
@@ -121,9 +116,8 @@ export class Schedules {
       holidaysSkipped: holidays.between(ship, delivery < 0 ? ship : delivery) };
   }
 
-  carrierInfo(carrierId: string, query: CarrierInfoQuery): CarrierMetadataResult {
+  carrierInfo(carrierId: string, q: ParsedCarrierInfoQuery): CarrierMetadataResult {
     const c = this.carrier(carrierId);
-    const q = parseInput(carrierInfoQuerySchema, query);
     const info = this.net.carriers[c];
     const row = this.row(c, q.zip, q.city);
     const where = this.describe(q.zip, row);

@@ -1,5 +1,5 @@
 // The unified endpoints: one query across many carriers, one normalized answer. Each reads
-// top-down: parse the input, resolve the place, match the carriers (ranked), shape the answer. The
+// top-down from a query its schema parsed: resolve the place, match the carriers (ranked), shape the answer. The
 // ranking stays in the matcher's flat buffers until the answer is built, so a call allocates the
 // answer and hardly anything else.
 
@@ -11,16 +11,15 @@ import type { MatchSet, Matcher } from './matching.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
-import type { Records } from './records.js';
+import type { LocationShapes } from './location-shapes.js';
 import {
-  canReachQuerySchema, DEFAULT_RADIUS_MILES, geocodeQuerySchema, parseInput, placeQuerySchema, searchQuerySchema, validateBatchList,
-  type CanReachQuery, type GeocodeQuery, type PlaceQuery, type SearchQuery, type ZipBatch,
+  checkBatchList, DEFAULT_RADIUS_MILES, type ParsedCanReachQuery, type ParsedGeocodeQuery, type ParsedPlaceQuery, type ParsedSearchQuery,
 } from './requests.js';
 import type {
   CanReachResult, GeocodeResult, NormalizedLocation, QueryEcho, SearchBatchResult, SearchResult, Suggestion, WhichCarriersResult,
 } from './responses.js';
 import { suggestPlaces } from './suggestions.js';
-import type { ZipRecords } from './zip-records.js';
+import type { ZipCache } from './zip-cache.js';
 
 /** The carriers a unified search covers, with what its answer needs of them made once. */
 interface Scope {
@@ -66,28 +65,27 @@ export class UnifiedQueries {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
-    private readonly zipRecords: ZipRecords,
+    private readonly zipCache: ZipCache,
     private readonly matcher: Matcher,
-    private readonly records: Records,
+    private readonly shapes: LocationShapes,
   ) {
     this.unified = net.carriersWhere((c) => c.unified);
     this.reachable = net.carriersWhere((c) => c.canReach);
     this.unifiedScope = this.scopeOf(this.unified);
   }
 
-  geocode(query: GeocodeQuery): GeocodeResult {
-    const { zip } = parseInput(geocodeQuerySchema, query);
-    const location = zipLocation(this.gazetteer, this.zipRecords, zip);
+  geocode({ zip }: ParsedGeocodeQuery): GeocodeResult {
+    const location = zipLocation(this.gazetteer, this.zipCache, zip);
     return { success: true, zip, found: location !== null, location };
   }
 
-  search(query: SearchQuery): SearchResult {
+  search(query: ParsedSearchQuery): SearchResult {
     const { query: echo, scope, place, m } = this.runSearch(query, false);
     const count = m === null ? 0 : m.hits.count;
     const results = new Array<NormalizedLocation>(count);
     if (m !== null) {
       const { loc, miles } = m.hits;
-      for (let i = 0; i < count; i++) results[i] = this.records.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+      for (let i = 0; i < count; i++) results[i] = this.shapes.normalized(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
     const lists = this.lists;
     for (let s = 0; s < scope.carriers.length; s++) {
@@ -121,7 +119,7 @@ export class UnifiedQueries {
    * location's unchanging fields and each ZIP's `resolved` are serialized once per process and
    * reused, which makes a server's answer several times cheaper than JSON.stringify on objects.
    */
-  searchJson(query: SearchQuery): string {
+  searchJson(query: ParsedSearchQuery): string {
     const { query: echo, scope, m, resolvedJson, place } = this.runSearch(query, true);
     // A place that did not resolve is rare, and its answer may carry suggestions: written whole.
     if (place === null) return JSON.stringify(this.search(query));
@@ -129,7 +127,7 @@ export class UnifiedQueries {
     const hitJson = this.hitJson;
     if (m !== null) {
       const { loc, miles } = m.hits;
-      for (let i = 0; i < count; i++) hitJson[i] = this.records.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
+      for (let i = 0; i < count; i++) hitJson[i] = this.shapes.normalizedJson(loc[i], m.isExact(i) ? 'exact' : 'nearby', miles[i]);
     }
     let text = headJson(echo, resolvedJson, matchType(m), count) + scope.carriersJson;
     for (let s = 0; s < scope.carriers.length; s++) {
@@ -149,24 +147,23 @@ export class UnifiedQueries {
   }
 
   /**
-   * Parses, resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
+   * Resolves and matches a search; with `json`, also reads the ZIP's `resolved` text, before
    * matching: that text lies where no other step reads, and its fetch then overlaps the match
    * instead of waiting after it.
    */
-  private runSearch(query: SearchQuery, json: boolean): SearchRun {
-    const q = parseInput(searchQuerySchema, query);
+  private runSearch(q: ParsedSearchQuery, json: boolean): SearchRun {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const scope = q.carriers === undefined ? this.unifiedScope : this.narrowedScope(q.carriers);
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const resolvedJson = !json ? '' : place === null ? 'null' : this.resolvedJson(place);
     const m = place === null ? null : this.matcher.match(place, scope.carriers, radiusMiles);
     return { query: echoOf(q, radiusMiles), scope, place, m, resolvedJson };
   }
 
-  searchBatch(body: ZipBatch, maxPerRequest: number): SearchBatchResult {
-    const zips = validateBatchList(body, 'zips', maxPerRequest);
+  searchBatch(list: readonly string[], maxPerRequest: number): SearchBatchResult {
+    const zips = checkBatchList(list, 'zips', maxPerRequest);
     const results = zips.map((zip) => {
-      const place = resolvePlace(this.gazetteer, this.zipRecords, { zip });
+      const place = resolvePlace(this.gazetteer, this.zipCache, { zip });
       const byCarrier = this.unifiedScope.byCarrierOf(this.unifiedScope.ids.map(() => [])) as Record<string, NormalizedLocation[]>;
       if (!place) return { zip, resolved: null, matchType: 'none' as const, total: 0, byCarrier };
       const m = this.matcher.match(place, this.unified, null);
@@ -175,7 +172,7 @@ export class UnifiedQueries {
         const list = byCarrier[this.net.carriers[c].id];
         for (let k = m.runStart[c], end = k + m.runLength[c]; k < end; k++) {
           const hit = m.byCarrier[k];
-          list.push(this.records.normalized(loc[hit], 'exact', miles[hit]));
+          list.push(this.shapes.normalized(loc[hit], 'exact', miles[hit]));
         }
       }
       const total = m.hits.count;
@@ -185,10 +182,9 @@ export class UnifiedQueries {
     return { success: true, count: results.length, maxPerRequest, results };
   }
 
-  whichCarriers(query: PlaceQuery): WhichCarriersResult {
-    const q = parseInput(placeQuerySchema, query);
+  whichCarriers(q: ParsedPlaceQuery): WhichCarriersResult {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
     const serving = m === null ? 0 : m.servingNearestFirst(this.unified);
     const carriers = new Array<WhichCarriersResult['carriers'][number]>(serving);
@@ -211,15 +207,14 @@ export class UnifiedQueries {
     };
   }
 
-  canReach(query: CanReachQuery): CanReachResult {
-    const q = parseInput(canReachQuerySchema, query);
+  canReach(q: ParsedCanReachQuery): CanReachResult {
     const carrier = this.net.carrierNumber(carrierIdOf(q.carrier));
     if (carrier < 0 || !this.net.carriers[carrier].canReach) {
       const accepted = this.reachable.map((c) => this.net.carriers[c].id).join(', ');
       throw new InvalidInputError(`carrier must be one of ${accepted}; "${q.carrier}" is not`);
     }
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
-    const place = resolvePlace(this.gazetteer, this.zipRecords, q);
+    const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const info = this.net.carriers[carrier];
     const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
     const reached = m !== null && m.kind(carrier) !== 'none';
@@ -256,13 +251,13 @@ export class UnifiedQueries {
 
   private nearestTerminal(m: MatchSet, c: number) {
     const hit = m.nearestOf(c);
-    return this.records.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
+    return this.shapes.nearestTerminal(m.hits.loc[hit], m.hits.miles[hit]);
   }
 
   /** Carrier c's nearest location at any distance, or null when it has none. */
   private nearestAnywhere(c: number, place: Place) {
     const l = place.kind === 'zip' ? this.net.nearestLocationToZip(c, place.id, place.lat, place.lng) : this.net.nearestLocation(c, place.lat, place.lng);
-    return l < 0 ? null : this.records.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
+    return l < 0 ? null : this.shapes.nearestTerminal(l, this.net.distanceTo(l, place.lat, place.lng));
   }
 
   private resolvedJson(place: Place): string {

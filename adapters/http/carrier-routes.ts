@@ -3,7 +3,7 @@
 // postal carriers' drop points. Probe inputs come from the carrier's own data.
 
 import { unansweredQuery, type Carrier, type CarrierQuery } from '../../engine/carriers.js';
-import type { Engine } from '../../engine/engine.js';
+import { parsedQueries, type Engine } from '../../engine/engine.js';
 import {
   batchFieldFor, carrierBatchSchemaFor, countryCode, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
   searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
@@ -36,6 +36,7 @@ export const BATCH_DESCRIPTION =
 const probeParam = (carrier: Carrier) => (carrier.lookup === 'country_code' ? 'country' : carrier.lookup);
 
 export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
+  const queries = parsedQueries(engine);
   // The engine's rule of which queries the carrier answers; postal carriers answer none of these.
   const answers = (query: CarrierQuery) => unansweredQuery(carrier, query) === null;
   if (!answers('locations')) return [];
@@ -43,7 +44,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
   const base = `/api/${id}-location`;
   const tag = id;
   const tagDescription = `${name}: its locations by ${lookup}, text search and coverage${answers('schedules') ? ', service days, transit and carrier metadata' : ''}`;
-  const examples = once(() => engine.examples(id));
+  const examples = once(() => queries.examples(id));
   const lookupExample = () => (lookup === 'country_code' ? examples().country : examples()[lookup]);
   const operationId = (engineMethod: string) => `${engineMethod}${pascalCase(id)}`;
   const withValue = (name: string, value: string | undefined) => (value === undefined ? undefined : { query: { [name]: value } });
@@ -79,7 +80,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       response: res.locationPageSchema,
       errors: [400],
       probe: probe(`GET ${base}?${probeParam(carrier)}=`, lookup, lookupExample),
-      answer: ({ query }) => engine.carrierLocations(id, query),
+      answer: ({ query }) => queries.carrierLocations(id, query),
     }),
     defineRoute({
       method: 'GET',
@@ -93,7 +94,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       query: searchTextSchema,
       response: res.locationPageSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierSearch(id, query),
+      answer: ({ query }) => queries.carrierSearch(id, query),
     }),
     defineRoute({
       method: 'GET',
@@ -110,7 +111,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       probe: lookup === 'country_code'
         ? probe(`GET ${base}/coverage`, 'country_code', () => examples().country)
         : probe(`GET ${base}/coverage`, 'state', () => examples().state),
-      answer: ({ query }) => engine.coverage(id, query),
+      answer: ({ query }) => queries.coverage(id, query),
     }),
   ];
   if (answers('terminalPoints')) {
@@ -131,7 +132,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         query: pagedSchema,
         errors: [400],
         response: res.locationPageSchema,
-        answer: ({ params, query }) => engine.terminalPoints(id, params.num, query),
+        answer: ({ params, query }) => queries.terminalPoints(id, params.num, query),
       }),
     );
   }
@@ -153,7 +154,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         body: carrierBatchSchemaFor(carrier),
         response: res.carrierBatchResultSchema,
         errors: [400],
-        answer: ({ body, key }) => engine.carrierBatch(id, body, { maxPerRequest: key.batchLimit }),
+        answer: ({ body, key }) => queries.carrierBatch(id, (body as Record<string, string[]>)[batchFieldFor(carrier)], key.batchLimit),
       }),
     );
   }
@@ -175,7 +176,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         query: pagedSchema,
         response: res.locationPageSchema,
         errors: [400],
-        answer: ({ params, query }) => engine.countryLocations(id, params.code, query),
+        answer: ({ params, query }) => queries.countryLocations(id, params.code, query),
       }),
     );
   }
@@ -187,8 +188,9 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
 const EXAMPLE_DATE = '2026-03-02';
 
 function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescription: string): Route[] {
+  const queries = parsedQueries(engine);
   const { id: tag, id } = carrier;
-  const zip = once(() => engine.examples(id).zip);
+  const zip = once(() => queries.examples(id).zip);
   const suffix = pascalCase(id);
   return [
     defineRoute({
@@ -202,7 +204,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       query: serviceDaysQuerySchema,
       response: res.serviceDaysResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.serviceDays(id, query),
+      answer: ({ query }) => queries.serviceDays(id, query, new Date()),
     }),
     defineRoute({
       method: 'GET',
@@ -215,7 +217,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       query: transitQuerySchema,
       response: res.transitInfoResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.transitInfo(id, query),
+      answer: ({ query }) => queries.transitInfo(id, query, new Date()),
     }),
     defineRoute({
       method: 'GET',
@@ -228,17 +230,18 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       query: carrierInfoQuerySchema,
       response: res.carrierMetadataResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.carrierInfo(id, query),
+      answer: ({ query }) => queries.carrierInfo(id, query),
     }),
   ];
 }
 
 export function dropPointRoutes(engine: Engine): Route[] {
+  const queries = parsedQueries(engine);
   const postal = engine.carriers.find((c) => c.kind === 'postal');
   if (!postal) return [];
   const tag = 'Drop points';
   const tagDescription = `The drop points of ${postal.name}, the postal carrier`;
-  const example = once(() => engine.examples(postal.id));
+  const example = once(() => queries.examples(postal.id));
   return [
     defineRoute({
       method: 'GET',
@@ -260,7 +263,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       response: res.locationPageSchema,
       errors: [400],
       probe: probe('GET /api/drop-points?zip=', 'zip', () => example().zip),
-      answer: ({ query }) => engine.dropPoints(query),
+      answer: ({ query }) => queries.dropPoints(query),
     }),
     defineRoute({
       method: 'GET',
@@ -281,7 +284,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
           return id === undefined ? undefined : { query: {}, params: { id }, body: undefined };
         },
       },
-      answer: ({ params }) => engine.dropPoint(params.id),
+      answer: ({ params }) => queries.dropPoint(params.id),
     }),
   ];
 }

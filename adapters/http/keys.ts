@@ -1,12 +1,12 @@
 import { hash, randomBytes } from 'node:crypto';
-import { MAX_BATCH_ENTRIES } from '../../engine/requests.js';
+import { BATCH_LIMIT } from '../../engine/requests.js';
 
 export type Plan = 'basic' | 'pro' | 'enterprise';
 
 export const PLANS: Record<Plan, { batchLimit: number; monthlyQuota: number }> = {
   basic: { batchLimit: 10, monthlyQuota: 1_000 },
   pro: { batchLimit: 20, monthlyQuota: 100_000 },
-  enterprise: { batchLimit: MAX_BATCH_ENTRIES, monthlyQuota: 2_000_000 },
+  enterprise: { batchLimit: BATCH_LIMIT, monthlyQuota: 2_000_000 },
 };
 
 export interface ApiKeyRecord {

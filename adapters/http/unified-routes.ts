@@ -1,6 +1,6 @@
 // The unified endpoints: one query across every unified carrier (or the can-reach carriers).
 
-import type { Engine } from '../../engine/engine.js';
+import { parsedQueries, type Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, placeQuerySchema, searchQuerySchema, zipBatchSchema } from '../../engine/requests.js';
 import * as res from '../../engine/responses.js';
 import { BATCH_DESCRIPTION, pascalCase } from './carrier-routes.js';
@@ -15,11 +15,12 @@ const PLACE_RULES =
   'the gazetteer holds is answered with no results. `state` must be a US state the gazetteer holds (a 400 says when it is not).';
 
 export function unifiedRoutes(engine: Engine): Route[] {
+  const queries = parsedQueries(engine);
   const tag = 'Unified';
   const tagDescription = 'One query across every unified carrier: search, batch, geocode, which carriers serve a place, can-reach';
   const unifiedCarriers = engine.carriers.filter((c) => c.unified);
   const unified = unifiedCarriers[0];
-  const probeZip = once(() => (unified === undefined ? undefined : engine.examples(unified.id).zip));
+  const probeZip = once(() => (unified === undefined ? undefined : queries.examples(unified.id).zip));
   /** An example request asked with a ZIP of the data's. */
   const withZip = (make: (zip: string) => ExampleInput) => () => {
     const zip = probeZip();
@@ -61,7 +62,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
           return zip === undefined ? undefined : { query: {}, params: {}, body: { zip } };
         },
       },
-      answer: ({ body }) => new JsonText(engine.searchJson(body)),
+      answer: ({ body }) => new JsonText(queries.searchJson(body)),
     }),
     defineRoute({
       method: 'GET',
@@ -79,7 +80,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       repeatable: ['carriers'],
       response: res.searchResultSchema,
       errors: [400],
-      answer: ({ query }) => new JsonText(engine.searchJson(query)),
+      answer: ({ query }) => new JsonText(queries.searchJson(query)),
     }),
     defineRoute({
       method: 'POST',
@@ -94,7 +95,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       body: zipBatchSchema,
       response: res.searchBatchResultSchema,
       errors: [400],
-      answer: ({ body, key }) => engine.searchBatch(body, { maxPerRequest: key.batchLimit }),
+      answer: ({ body, key }) => queries.searchBatch(body.zips, key.batchLimit),
     }),
     defineRoute({
       method: 'GET',
@@ -107,7 +108,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: geocodeQuerySchema,
       response: res.geocodeResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.geocode(query),
+      answer: ({ query }) => queries.geocode(query),
     }),
     defineRoute({
       method: 'GET',
@@ -121,7 +122,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: placeQuerySchema,
       response: res.whichCarriersResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.whichCarriers(query),
+      answer: ({ query }) => queries.whichCarriers(query),
     }),
     defineRoute({
       method: 'GET',
@@ -137,7 +138,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       query: canReachQuerySchema,
       response: res.canReachResultSchema,
       errors: [400],
-      answer: ({ query }) => engine.canReach(query),
+      answer: ({ query }) => queries.canReach(query),
     }),
   ];
 }

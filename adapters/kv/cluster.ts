@@ -1,6 +1,6 @@
 import type { Worker } from 'node:cluster';
 import { answerWithin } from './deadline.js';
-import { MemoryKvStore } from './memory.js';
+import type { MemoryKvStore } from './memory.js';
 import { assertTtl, KvUnavailableError, type KvStore } from './store.js';
 
 // With WORKERS=N and no shared store, the cluster's primary holds the one memory store and every

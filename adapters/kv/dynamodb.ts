@@ -32,12 +32,14 @@ const TAKE_BACK = {
 
 /**
  * DynamoDB-backed store shared by every copy of the service: Lambda containers, servers, worker
- * processes. Each operation is one request; the client makes no retries and gives up after
- * `timeoutMs` with `KvUnavailableError` (a 503).
+ * processes. A count is one request (two when refused), a read or a write one; the client makes no
+ * retries and the store gives up after `timeoutMs` with `KvUnavailableError` (a 503).
  *
  * Why a 503 spends nothing: a request the store gave up on is not cancelled (DynamoDB has no way
- * to: a request on the wire may be applied whenever it arrives, and UpdateItem takes no client
- * token, and a condition cannot read DynamoDB's clock as the Redis script does). So the store keeps
+ * to: a request on the wire may be applied whenever it arrives, and a condition cannot read
+ * DynamoDB's clock as the Redis script does). A client token (TransactWriteItems'
+ * ClientRequestToken) would make a resend apply at most once, but not undo the first, and a
+ * transactional write costs twice a plain one on every request. So the store keeps
  * listening for its answer for `lateAnswerMs` more, and when the answer says it was counted, takes
  * that call back with a second, idempotent UpdateItem (retried until DynamoDB confirms). That
  * makes a late count cost nothing, as with Redis, with the same one exception: an answer lost with

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SNAPSHOT } from '../../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
 import { checkDataset, createEngine, formatFinding } from '../../data/index.js';
 import { runCli } from '../support/cli.js';
 import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
@@ -85,7 +85,7 @@ describe('build', () => {
     expect(run.stdout).toMatch(new RegExp(`^wrote ${out} \\(\\d+\\.\\d MB\\) from ${valid} in \\d+\\.\\d s: 0 errors, 0 warnings\\n$`));
     const fromSnapshot = createEngine({ snapshot: out });
     const fromDir = createEngine({ dataDir: valid });
-    for (const zip of ['75201', '02108', '60601']) expect(fromSnapshot.searchJson({ zip, radius: 100 })).toBe(fromDir.searchJson({ zip, radius: 100 }));
+    for (const zip of ['75201', '02108', '60601']) expect(JSON.stringify(fromSnapshot.search({ zip, radius: 100 }))).toBe(JSON.stringify(fromDir.search({ zip, radius: 100 })));
     // Written through a temporary file that is renamed: none is left behind.
     expect(readdirSync(join(root, 'out'))).toEqual(['valid.snapshot']);
   });
@@ -96,7 +96,7 @@ describe('build', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/: 0 errors, 1 warning\n$/);
     expect(run.stderr).toContain(`${formatFinding(checkDataset(warned).findings[0])}\n`);
-    expect(createEngine({ snapshot: out }).searchJson({ zip: '75201' })).toBe(createEngine({ dataDir: warned }).searchJson({ zip: '75201' }));
+    expect(JSON.stringify(createEngine({ snapshot: out }).search({ zip: '75201' }))).toBe(JSON.stringify(createEngine({ dataDir: warned }).search({ zip: '75201' })));
   });
 
   it('with an error prints the findings, writes nothing and exits 1', async () => {

@@ -188,7 +188,7 @@ describe('--snapshot and --data choose the data, as SNAPSHOT_PATH and DATA_DIR d
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('answers from the chosen data', async () => {
-    const expected = `${createEngine({ dataDir }).searchJson({ zip: '75201' })}\n`;
+    const expected = `${JSON.stringify(createEngine({ dataDir }).search({ zip: '75201' }))}\n`;
     expect(expected).toContain('"acme"');
     const search = ['search', '--zip', '75201', '--json'];
     expect((await runCli([...search, '--data', dataDir])).stdout).toBe(expected);

@@ -24,7 +24,7 @@ let expected: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'cli-serve-'));
   ({ dataDir, snapshot } = buildSmallSnapshot(root));
-  expected = createEngine({ dataDir }).searchJson({ zip: '75201' });
+  expected = JSON.stringify(createEngine({ dataDir }).search({ zip: '75201' }));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -62,6 +62,11 @@ describe('carrier-locations serve', () => {
     [{ WORKERS: '0' }, 'WORKERS must be a positive integer or "auto" (one per core)'],
     [{ DYNAMODB_TABLE: 'q' }, 'DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .'],
     [{ NODE_ENV: 'production', API_KEYS: '' }, 'API_KEYS is required when NODE_ENV=production (format: key:plan[:monthlyQuota],...)'],
+    [
+      { NODE_ENV: 'production' },
+      'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
+        'the bundled sample is synthetic and is served only outside production',
+    ],
   ])('a bad variable (%j) is one line, error: ..., exit 1', async (env, message) => {
     expect(await runCli(['serve'], { env: { ...QUIET, ...env } })).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n` });
   });
@@ -145,6 +150,23 @@ describe('serve with its log on a full disk', () => {
   }, 30_000);
 });
 
+describe('serve on the sample', () => {
+  it('says so in its first log line: the sample is synthetic', async () => {
+    const child = startCli(['serve', '--port', '0'], { env: { API_KEYS: `${KEY}:pro`, LOG_LEVEL: 'info' } });
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    try {
+      await listeningUrl(child);
+      const first = JSON.parse(stdout.split('\n')[0]);
+      expect(first).toMatchObject({ msg: 'loading data' });
+      expect(first.data).toMatch(/^the bundled sample: synthetic carrier networks on real geography/);
+    } finally {
+      child.kill('SIGTERM');
+      await exitCode(child);
+    }
+  });
+});
+
 describe('npm start', () => {
   it('runs serve on the bundled sample', async () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -157,7 +179,7 @@ describe('npm start', () => {
     });
     try {
       const url = await listeningUrl(child);
-      expect(await searchBody(url)).toBe(createEngine().searchJson({ zip: '75201' }));
+      expect(await searchBody(url)).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
     }

@@ -420,7 +420,8 @@ describe('compiled snapshot', () => {
       e.dropPoint('DP10001'),
     ];
     expect(answers(fromSnap, zips, extra)).toEqual(answers(fromDir, zips, extra));
-  });
+    // It compiles the whole sample twice: on a busy machine that alone can pass the default 30 s.
+  }, 120_000);
 
   it('a foreign file (wrong magic) fails with a DatasetError naming the file', () => {
     const valid = join(root, 'magic-src.snapshot');

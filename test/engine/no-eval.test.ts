@@ -10,17 +10,20 @@ const QUERIES = [{ zip: '75201' }, { zip: '60601', radius: '100' }, { zip: '1000
 
 describe('without code generation from strings', () => {
   it('answers every unified search as the engine does here', () => {
-    const index = fileURLToPath(new URL('../../engine/index.ts', import.meta.url));
+    const module = (path: string) => JSON.stringify(fileURLToPath(new URL(path, import.meta.url)));
+    // The server's JSON writer too (searchJson, over a parsed query), not only the library's search.
     const script = `
-      const { createEngine } = await import(${JSON.stringify(index)});
+      const { createEngine } = await import(${module('../../engine/index.ts')});
+      const { parsedQueries } = await import(${module('../../engine/engine.ts')});
+      const { parseInput, searchQuerySchema } = await import(${module('../../engine/requests.ts')});
       const engine = createEngine();
       const queries = ${JSON.stringify(QUERIES)};
-      console.log(JSON.stringify(queries.map((q) => [engine.searchJson(q), engine.search(q)])));`;
+      console.log(JSON.stringify(queries.map((q) => [parsedQueries(engine).searchJson(parseInput(searchQuerySchema, q)), engine.search(q)])));`;
     const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       maxBuffer: 64 * 2 ** 20,
     });
     const engine = sampleEngine();
-    expect(JSON.parse(out)).toEqual(QUERIES.map((q) => [engine.searchJson(q), engine.search(q)]));
+    expect(JSON.parse(out)).toEqual(QUERIES.map((q) => [JSON.stringify(engine.search(q)), engine.search(q)]));
   });
 });

@@ -3,7 +3,7 @@
 // up to date or on the sample being regenerated mid-run (the snapshot path itself is covered by
 // dataset.test.ts's round trip).
 
-import { type Engine } from '../../engine/index.js';
+import type { Engine } from '../../engine/index.js';
 import { createEngine } from '../../data/index.js';
 import { stableSampleDir, ZIP_FILE } from './oracle.js';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Engine } from '../../engine/index.js';
+import type { Engine } from '../../engine/index.js';
 import { checkDataset, createEngine } from '../../data/index.js';
 import { TERMINAL_HEADER } from '../support/small-dataset.js';
 

@@ -5,7 +5,7 @@
 // spread of ZIPs; the order among ties is pinned in tie-break.test.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SnapshotContent } from '../../engine/index.js';
+import type { SnapshotContent } from '../../engine/snapshot-format.js';
 import { compileDataset } from '../../data/index.js';
 import { NO_LOCATION } from '../../engine/snapshot-format.js';
 import { haversineMiles, releaseStableSampleDir, sampleOracle, stableSampleDir, ZIP_FILE } from './oracle.js';

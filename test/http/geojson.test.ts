@@ -95,7 +95,7 @@ function describeGeoJson(label: string, setup: () => Send | Promise<Send>): void
       expect(type).toBe('FeatureCollection');
       expect(want.coordinates.length).toBeGreaterThan(0);
       expect(features.map((f: Json) => f.type)).toEqual(want.coordinates.map(() => 'Feature'));
-      expect(features.map((f: Json) => f.geometry && f.geometry.coordinates)).toEqual(want.coordinates);
+      expect(features.map((f: Json) => (f.geometry === null ? null : f.geometry.coordinates))).toEqual(want.coordinates);
       for (const f of features) if (f.geometry) expect(f.geometry.type).toBe('Point');
       expect(features.map((f: Json) => f.properties)).toEqual(want.properties);
       expect(members).toEqual(want.members);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../adapters/server.js';
-import { DEFAULT_SNAPSHOT } from '../../engine/index.js';
+import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
 import { keepCalling } from '../support/clients.js';
 import { buildOneCarrierSnapshot, writeOneCarrierDataset } from '../support/datasets.js';
 import { spawnServer, startServerProcess } from '../support/server-process.js';

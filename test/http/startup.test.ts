@@ -50,6 +50,12 @@ describe('startService: where the engine loads from', () => {
   it('else the sample', async () => {
     expect(await carriersLoaded({})).toContain('carrier-a');
   });
+
+  it('never the sample in production: its carriers are invented', async () => {
+    await expect(carriersLoaded({ NODE_ENV: 'production' })).rejects.toThrow(/^NODE_ENV=production needs your own data: set SNAPSHOT_PATH/);
+    expect(await carriersLoaded({ NODE_ENV: 'production', SNAPSHOT_PATH: snapshot })).toEqual(['acme']);
+    expect(await carriersLoaded({ NODE_ENV: 'production', DATA_DIR: dataDir }, { compile: createEngine })).toEqual(['acme']);
+  });
 });
 
 describe('startService: keys', () => {

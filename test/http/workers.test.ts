@@ -14,7 +14,18 @@ import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type Serve
 import { API_KEYS, KEYS } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'carrier-workers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A primary left running by a failed test would keep its workers serving after the run: ended
+// here (its workers stop once their channel to it closes).
+const started: ServerProcess[] = [];
+const start = async (env: Record<string, string>) => {
+  const proc = await startServerProcess(env);
+  started.push(proc);
+  return proc;
+};
+afterAll(() => {
+  for (const proc of started) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The process's JSON log lines with message `msg`. */
 function logged(proc: ServerProcess, msg: string): Record<string, unknown>[] {
@@ -47,7 +58,7 @@ describe('WORKERS=2', () => {
   ])('keeps the quota exact across the workers on %s: N allowed, N answered, the rest 429', async (_, QUOTA: number, store: Record<string, string>) => {
     // A fresh key per run: its counter is new, whatever earlier runs left in the shared Redis.
     const key = `workers-burst-${randomUUID()}`;
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node', ...store });
+    const proc = await start({ WORKERS: '2', API_KEYS: `${key}:pro:${QUOTA}`, LOG_LEVEL: 'info', SERVER: 'node', ...store });
     try {
       expect(proc.output()).toMatch(/listening on http:\/\/\S+ \(docs: \S+\), 2 workers/);
       // Separate connections, so that the cluster hands them to both workers.
@@ -73,7 +84,7 @@ describe('WORKERS=2', () => {
   });
 
   it('on SIGTERM answers the request in flight, ends every worker, and exits 0', async () => {
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
     const pids = workerPids(proc);
     const reply = await sigtermWithRequestInFlight(proc, proc.url, KEYS.pro);
@@ -87,7 +98,7 @@ describe('WORKERS=2', () => {
     const live = join(dir, 'live.snapshot');
     copyFileSync(buildOneCarrierSnapshot(dir, 'acme'), live);
     const bolt = buildOneCarrierSnapshot(dir, 'bolt');
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
     const { served, failures, stop } = keepCalling(proc.url, 6);
     try {
       await vi.waitFor(() => expect(served.get('acme') ?? 0).toBeGreaterThan(20), { timeout: 20_000, interval: 20 });
@@ -113,7 +124,7 @@ describe('WORKERS=2', () => {
   });
 
   it('starts another worker when one dies, and logs it', async () => {
-    const proc = await startServerProcess({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
+    const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     try {
       await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
       const [victim, survivor] = workerPids(proc);

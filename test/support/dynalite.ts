@@ -41,7 +41,10 @@ function spawnDynalite(port: number): { child: ChildProcess; ready: Promise<void
   });
   running.add(child);
   let log = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+    running.delete(child);
+    resolve();
+  }));
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       log += d;

@@ -22,7 +22,7 @@ const UNFILLED = 0;
 const NO_ZIP = 1;
 const FILLED = 2;
 
-export class ZipRecords {
+export class ZipCache {
   private readonly records = new Float64Array(STRIDE * ZIP_CODES);
 
   constructor(

@@ -10,7 +10,7 @@ import type { LocationRecord, MatchKind, NearestTerminal, NormalizedLocation } f
 /** The fields that follow a location's fixed ones, up to its distance. */
 const MATCH_JSON: Record<MatchKind, string> = { exact: ',"match":"exact","distanceMiles":', nearby: ',"match":"nearby","distanceMiles":' };
 
-export class Records {
+export class LocationShapes {
   /**
    * Per match kind and location, the JSON of a normalized location up to its distance; filled on
    * first use. Packed from the start (an array filled at random indexes would fall into slow
