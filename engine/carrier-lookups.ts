@@ -21,6 +21,8 @@ export interface CarrierExamples {
   zip?: string | undefined;
   state?: string | undefined;
   region?: string | undefined;
+  /** Every region its locations name, sorted: what `region=` may be. */
+  regions: string[];
   country?: string | undefined;
   /** A terminal that serves points when it has any, else its first location. */
   terminalCode?: string | undefined;
@@ -60,7 +62,7 @@ export class CarrierLookups {
       }
       case 'region': {
         // Regions match whatever their case in the data (the query's value is lower-cased).
-        const regions = [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
+        const regions = this.regions(c);
         if (!regions.some((r) => r.toLowerCase() === value)) {
           throw new InvalidInputError(regions.length > 0 ? `region must be one of ${regions.join(', ')}` : `region: ${info.id} has no location with a region`);
         }
@@ -87,8 +89,8 @@ export class CarrierLookups {
   /** Every whitespace-separated word of 2+ characters must occur in name, code, city, state or ZIP. */
   search(carrierId: string, { q, page = 1 }: ParsedTextSearchQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'search');
+    // The schema has made sure of one such word.
     const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
-    if (words.length === 0) throw new InvalidInputError('q must contain a word of at least 2 characters');
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));
@@ -185,6 +187,7 @@ export class CarrierLookups {
       zip: servedRow >= 0 ? String(t.spZip[servedRow]).padStart(5, '0') : first(usZip),
       state: first((l) => (t.locCountry[l] === 'US' && t.locState[l] ? t.locState[l] : undefined)),
       region: first((l) => t.locRegion[l] || undefined),
+      regions: this.regions(c),
       country: first((l) => t.locCountry[l]),
       terminalCode: servedRow >= 0 ? t.locCode[t.spTerminal[servedRow]] : first((l) => t.locCode[l]),
     };
@@ -238,6 +241,11 @@ export class CarrierLookups {
       throw new InvalidInputError(`${name} must be a US state code; "${value}" is not one`);
     }
     return state;
+  }
+
+  private regions(c: number): string[] {
+    const t = this.net.t;
+    return [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
   }
 
   private filter(c: number, keep: (l: number) => boolean): number[] {

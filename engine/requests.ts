@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
+import { US_STATE_CODES } from './us-states.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
 /** The radius a query may name, in miles. */
@@ -24,6 +25,18 @@ const ZIP = /^\d{5}(-?\d{4})?$/;
 const ZIP_FORMS = '5 digits or ZIP+4 (12345-6789)';
 const COUNTRY = /^[A-Za-z]{2}$/;
 
+/**
+ * The JSON schema the OpenAPI document shows for a schema whose zod input is wider than what a
+ * client should send (a number that arrives as text, a list that may come comma-separated): the
+ * schema's own rendering is replaced, its description kept. Only zod-openapi reads `override`.
+ */
+const documentedAs = (json: Record<string, unknown>) => ({
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
+    Object.assign(jsonSchema, json);
+  },
+});
+
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
 export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
 
@@ -33,6 +46,7 @@ const zip = (name: string) =>
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of ${ZIP_FORMS}`) })
     .min(1, NOT_EMPTY(name))
     .regex(ZIP, { error: `${name} must be ${ZIP_FORMS}` })
+    .meta({ description: `A US ZIP code: ${ZIP_FORMS}` })
     .transform((value) => value.slice(0, 5));
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
@@ -49,13 +63,20 @@ const typedText = (schema: z.ZodString, name: string) =>
     .regex(NO_CONTROL, { error: `${name} must not contain control characters` })
     .regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` });
 
+/**
+ * Text that is more than whitespace. The trim before it already refuses blank text (with "must not
+ * be empty"); the pattern states that rule in the document, where a trim cannot be written.
+ */
+const NOT_BLANK = /\S/;
+
 const optionalText = (name: string, max = TEXT_MAX) =>
   typedText(
     z
       .string({ error: `${name} must be a string` })
       .trim()
       .min(1, NOT_EMPTY(name))
-      .max(max, { error: `${name} must be at most ${max} characters` }),
+      .max(max, { error: `${name} must be at most ${max} characters` })
+      .regex(NOT_BLANK, NOT_EMPTY(name)),
     name,
   ).optional();
 
@@ -65,10 +86,8 @@ const optionalText = (name: string, max = TEXT_MAX) =>
  */
 const requiredText = (name: string, { max = 200, trim = false } = {}) => {
   const text = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
-  return typedText(
-    (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` }),
-    name,
-  );
+  const bounded = (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` });
+  return typedText(trim ? bounded.regex(NOT_BLANK, NOT_EMPTY(name)) : bounded, name);
 };
 
 /**
@@ -91,10 +110,15 @@ const numberLike = (name: string, message: string, decimal: RegExp) =>
 
 const RADIUS_RANGE = `radius must be a number from ${RADIUS_MILES.min} to ${RADIUS_MILES.max}`;
 
+// The document states the number a query's text is read as (its string-or-number input and the
+// transform are how text becomes that number, not a second type a client may send).
 export const radiusSchema = numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/)
   .refine((n) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE })
   .optional()
-  .meta({ description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}` });
+  .meta({
+    description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}. In a query, a plain decimal (\`12.5\`, no exponent)`,
+    ...documentedAs({ type: 'number', minimum: RADIUS_MILES.min, maximum: RADIUS_MILES.max, default: DEFAULT_RADIUS_MILES }),
+  });
 
 /** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
 const MAX_PAGE = 1_000_000;
@@ -103,14 +127,21 @@ const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
 export const pageSchema = numberLike('page', PAGE_RANGE, /^\d+$/)
   .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
   .optional()
-  .meta({ description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page` });
+  .meta({
+    description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page; default 1`,
+    ...documentedAs({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
+  });
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>
   z
     .string({ error: `${name} must be a 2-letter state code` })
     .min(1, NOT_EMPTY(name))
-    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` });
+    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` })
+    .meta({
+      description: 'A 2-letter US state code, any case (the enum lists the upper case); a code the loaded gazetteer does not hold is a 400 that says so',
+      enum: [...US_STATE_CODES],
+    });
 const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
 
 export const placeQuerySchema = z.object({
@@ -121,17 +152,27 @@ export const placeQuerySchema = z.object({
 });
 
 const hasText = (s: string) => s.trim() !== '';
+/** `a,b`, ` a `: text naming at least one id between its commas (`,` and blank text name none). */
+const namesCarrier = (s: string) => s.split(',').some(hasText);
+
+const NO_CARRIER = 'carriers must not be empty: name one or more carrier ids, comma-separated';
 
 export const searchQuerySchema = placeQuerySchema.extend({
   carriers: z
     .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
-    // Blank text (`carriers=`, one blank value of several) is a client's bug, as `zip=` is; what
-    // names no known carrier (`carriers=,`, `carriers=nobody`, an empty list) is the spec's "all".
-    .refine((value) => (typeof value === 'string' ? hasText(value) : value.every(hasText)), {
-      error: 'carriers must not be empty',
+    // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
+    // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) are the spec's "all".
+    .refine((value) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
+      error: NO_CARRIER,
     })
     .optional()
-    .meta({ description: 'Carrier ids to search, comma-separated; unknown ids are ignored, none known means all' }),
+    .meta({
+      description:
+        'Carrier ids to search: repeated (`carriers=a&carriers=b`) or comma-separated (`carriers=a,b`). ' +
+        'Ids the data does not hold are ignored, and when none is held every carrier is searched; naming no id is a 400',
+      // One id a value: the form generators write and clients send; a comma list is read the same.
+      ...documentedAs({ type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*\\S[^,]*$' }, minItems: 1 }),
+    }),
 });
 
 export const canReachQuerySchema = placeQuerySchema.extend({
@@ -142,8 +183,13 @@ export const geocodeQuerySchema = z.object({ zip: zip('zip') });
 
 export const pagedSchema = z.object({ page: pageSchema });
 
+/** A word of the text search: words shorter than this match too much to be asked for alone. */
+const SEARCH_WORD = /\S{2}/;
+
 export const searchTextSchema = z.object({
-  q: requiredText('q', { trim: true }),
+  q: requiredText('q', { trim: true })
+    .regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })
+    .meta({ description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP' }),
   page: pageSchema,
 });
 
@@ -153,6 +199,7 @@ const dateParam = (name: string) =>
     .string({ error: `${name} must be YYYY-MM-DD` })
     .min(1, NOT_EMPTY(name))
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })
+    .meta({ format: 'date', description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}` })
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: `${name} must be a real calendar date (YYYY-MM-DD)`,
     })
@@ -169,7 +216,9 @@ export const transitQuerySchema = z.object({
   dest_zip: zip('dest_zip'),
   ship_date: dateParam('ship_date')
     .optional()
-    .meta({ description: "The day the freight is ready, YYYY-MM-DD; default today at the origin. Not a pickup day there: the next one is" }),
+    .meta({
+      description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
+    }),
 });
 
 export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
@@ -180,8 +229,22 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 export const pathParamSchema = (name: string) =>
   typedText(z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` }), name);
 
+/**
+ * Cities are matched by their letters and digits, accents dropped (placeKey): text without one
+ * (`中`, `!!!`) can match no city, and says so rather than answering an empty page.
+ */
 const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(200, { error: 'city must be at most 200 characters' }), 'city')
-  .refine((city) => placeKey(city) !== '', { error: 'city must not be empty' })
+  .refine(hasText, NOT_EMPTY('city'))
+  .refine((city) => !hasText(city) || placeKey(city) !== '', {
+    error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
+  })
+  .meta({
+    description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
+    // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+    },
+  })
   .optional();
 
 /** A 2-letter country code in any case, upper-cased. */
@@ -192,17 +255,27 @@ export const countryCode = (name: string) =>
     .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
     .transform((s) => s.toUpperCase());
 
+/**
+ * A required parameter read by `schema`: "is required" when absent and "must not be empty" when
+ * empty (requiredText's words), then the schema's own checks. The document shows `schema`, whose
+ * rules are the ones that matter once the text is there.
+ */
+const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: S) => {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
+  return requiredText(name).pipe(schema).meta(documentedAs(json));
+};
+
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {
   zip: z.object({ zip: zip('zip'), city: cityFilter, page: pageSchema }),
-  state: z.object({ state: requiredText('state').pipe(stateText()), city: cityFilter, page: pageSchema }),
+  state: z.object({ state: requiredAs('state', stateText()), city: cityFilter, page: pageSchema }),
   region: z.object({
     region: requiredText('region').transform((s) => s.toLowerCase()).meta({ description: 'One of the regions of the carrier' }),
     city: cityFilter,
     page: pageSchema,
   }),
-  country_code: z.object({ country_code: requiredText('country_code').pipe(countryCode('country_code')), city: cityFilter, page: pageSchema }),
-  country: z.object({ country: requiredText('country').pipe(countryCode('country')), city: cityFilter, page: pageSchema }),
+  country_code: z.object({ country_code: requiredAs('country_code', countryCode('country_code')), city: cityFilter, page: pageSchema }),
+  country: z.object({ country: requiredAs('country', countryCode('country')), city: cityFilter, page: pageSchema }),
 } as const;
 
 type LocationsQueries = typeof LOCATIONS_QUERIES;
@@ -216,22 +289,34 @@ const coverageFilter = z.object({
   state: stateText().optional(),
   country_code: countryCode('country_code').optional(),
 });
-const coverageOfState = coverageFilter.extend({ state: requiredText('state').pipe(stateText()) });
+const coverageOfState = coverageFilter.extend({ state: requiredAs('state', stateText()) });
 
 /** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as the spec has it). */
 export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {
   return carrier.lookup === 'zip' && carrier.pointsServed ? coverageOfState : coverageFilter;
 }
 
-/** A batch body's list: an array of strings; entries are checked by `checkBatchList`. */
-const stringListSchema = (field: string) =>
-  z.array(z.string({ error: `${field} must contain only strings` }), { error: `${field} must be an array of strings` });
+/**
+ * A batch body's list: an array of strings; its entries' pattern, count and uniqueness are checked
+ * by `checkBatchList` (messages naming the entry), and stated here for the document. The
+ * largest plan's limit is the document's; a key's own plan may allow fewer.
+ */
+const stringListSchema = (field: string, entry: RegExp, description: string) =>
+  z
+    .array(z.string({ error: `${field} must contain only strings` }).meta({ override: { pattern: entry.source } }), {
+      error: `${field} must be an array of strings`,
+    })
+    .meta({ description, override: { minItems: 1, maxItems: BATCH_LIMIT, uniqueItems: true } });
 
 export const zipBatchSchema = z.object({
-  zips: stringListSchema('zips').meta({ description: 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits), up to the plan batch limit' }),
+  zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
 });
 const countryBatchSchema = z.object({
-  country_codes: stringListSchema('country_codes').meta({ description: 'Unique ISO 3166-1 alpha-2 codes, up to the plan batch limit' }),
+  country_codes: stringListSchema(
+    'country_codes',
+    COUNTRY,
+    'Unique ISO 3166-1 alpha-2 codes, any case (`us` repeats `US`), up to the plan batch limit',
+  ),
 });
 
 /** The list field of a carrier's batch body: country codes for carriers listed by country code, else ZIPs. */
@@ -388,8 +473,8 @@ function isPlainDecimal(v: string): boolean {
   return true;
 }
 
-/** Carriers as text that is not blank (blank text, and a list as an array, are zod's). */
-const carriersText: FieldParser = (v) => (typeof v === 'string' && hasText(v) ? v : NOT_SURE);
+/** Carriers as text naming an id (text naming none, and a list as an array, are zod's). */
+const carriersText: FieldParser = (v) => (typeof v === 'string' && namesCarrier(v) ? v : NOT_SURE);
 
 /** A carrier id: 1-TEXT_MAX characters, none of them a control character. */
 const carrierField: FieldParser = (v) => (typeof v === 'string' && v.length > 0 && v.length <= TEXT_MAX && !hasSuspectCharacter(v) ? v : NOT_SURE);

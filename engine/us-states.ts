@@ -5,6 +5,9 @@ import { states } from 'states-us';
 
 const CODES = new Set(states.map((s) => s.abbreviation));
 
+/** The 50 states and DC, sorted: the states of the ZIP gazetteer (GeoNames files the territories as countries). */
+export const US_STATE_CODES: readonly string[] = states.filter((s) => !s.territory).map((s) => s.abbreviation).sort();
+
 /**
  * Territories with ZIP codes of their own, which GeoNames files as separate countries (country
  * code = the USPS code: PR, VI, GU, AS, MP, PW).

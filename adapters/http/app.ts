@@ -61,7 +61,10 @@ export interface App {
    * read (and hold) a body without a valid key.
    */
   serve(head: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse>;
-  /** Whether some route answers this method and path (lets a mounted router fall through). */
+  /**
+   * Whether the path is the API's: some route answers it, with this method or (a 405) another one.
+   * A mounted router lets every other path fall through to the host app.
+   */
   matches(method: string, path: string): boolean;
   readonly routes: readonly Route[];
   /** Closes the KV store; call after the server has stopped taking requests. */
@@ -153,7 +156,13 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
         }
       }
       const found = matcher.match(req.method, req.path);
-      if (!found) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
+      if (!found) {
+        const allowed = allowedMethods(path);
+        // `GET /docs/nothing`: a path of the docs page's that holds no asset is not found, whatever else it takes.
+        if (allowed.length === 0 || allowed.includes(req.method)) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
+        const allow = allowed.join(', ');
+        return errorResponse(405, `method ${req.method.slice(0, 20)} is not allowed on ${path.slice(0, 200)}: use ${allow}`, { 'X-Request-Id': requestId, Allow: allow });
+      }
       const key = keys.lookup(req.headers['x-api-key']);
       if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);
       caller.keyId = key.name;
@@ -183,9 +192,15 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     }
   }
 
+  /** The methods a known path takes (a 405's `Allow`), or none for a path nothing answers. */
+  function allowedMethods(path: string): string[] {
+    return PUBLIC_PATH.test(path) ? ['GET', 'HEAD'] : matcher.allowedMethods(path);
+  }
+
   return {
     routes,
-    matches: (method, path) => isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null,
+    matches: (method, path) =>
+      isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null || allowedMethods(withoutTrailingSlash(path)).length > 0,
     serve,
     handle: (req) => serve(req, async () => req.body),
 

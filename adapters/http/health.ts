@@ -19,7 +19,7 @@ import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
 import * as z from 'zod';
 import type { KvStore } from '../kv/store.js';
-import { PLANS, type ApiKeyRecord } from './keys.js';
+import { SERVICE_KEY } from './keys.js';
 import type { Route } from './route.js';
 
 const integer = z.number().int();
@@ -82,8 +82,6 @@ export interface HealthCheck {
 }
 type ProbeResult = HealthReport['probes'][number];
 
-/** Probes answer on behalf of no customer: the largest plan, so no limit gets in the way. */
-const PROBE_KEY: ApiKeyRecord = { id: 'health-probe', name: 'health-probe', plan: 'enterprise', ...PLANS.enterprise };
 
 /** A stalled store must not stall the health report with it. */
 const KV_PROBE_TIMEOUT_MS = 2_000;
@@ -166,7 +164,7 @@ function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger, data
       const input = probe!.input();
       if (input === undefined) continue;
       await new Promise((resolve) => setImmediate(resolve));
-      probes.push(await timed(probe!.label, () => answer({ ...input, key: PROBE_KEY })));
+      probes.push(await timed(probe!.label, () => answer({ ...input, key: SERVICE_KEY })));
     }
     const value = `${Date.now()}:${randomUUID()}`;
     const [writeLabel, readLabel] = KV_PROBES;

@@ -60,6 +60,16 @@ export class RouteMatcher {
     }
     return null;
   }
+
+  /**
+   * The methods routes answer at a path, GET with HEAD: the `Allow` of a 405 when the path is known
+   * and the method is not. Asked only once a match has failed, so it costs nothing on the hot path.
+   */
+  allowedMethods(rawPath: string): string[] {
+    const verbs = new Set<string>([...this.fixed.keys(), ...this.withParams.map((c) => c.route.method)]);
+    const allowed = [...verbs].filter((verb) => this.match(verb, rawPath) !== null).sort();
+    return allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+  }
 }
 
 /** One trailing slash is ignored on every path, as Express does by default. */

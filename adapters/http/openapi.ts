@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table: the same zod schemas that the engine
-// validates input with and that the tests check 200 bodies against.
+// validates input with and that the tests check 200 bodies against. What the schemas cannot hold
+// comes from the loaded data (enums of carrier ids and regions, examples and their answers) and
+// from each route (its rules in words, links to other operations).
 
 import * as z from 'zod';
 import {
@@ -8,10 +10,13 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { pathParamSchema } from '../../engine/requests.js';
+import { MAX_BODY_BYTES } from './body.js';
 import { GEOJSON_MEDIA_TYPE, locationFeatureCollectionSchema } from '../../engine/geojson.js';
 import { errorSchema } from './errors.js';
-import { healthReportSchema } from './health.js';
-import type { Route } from './route.js';
+import { healthReportSchema, KV_PROBES } from './health.js';
+import { SERVICE_KEY } from './keys.js';
+import { JsonText, type Route } from './route.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body; `error` names the parameter',
@@ -39,6 +44,14 @@ function errorResponse(status: number) {
   };
 }
 
+/** The answer a route gives its example request, as JSON; undefined when the data has no example to ask with. */
+function exampleAnswer(route: Route): { input: NonNullable<ReturnType<NonNullable<Route['example']>>>; answer: unknown } | undefined {
+  const input = route.example?.();
+  if (input === undefined) return undefined;
+  const answer = route.answer({ query: input.query ?? {}, params: input.params ?? {}, body: input.body, key: SERVICE_KEY });
+  return { input, answer: answer instanceof JsonText ? JSON.parse(answer.text) : answer };
+}
+
 function operation(route: Route): ZodOpenApiOperationObject {
   const names = route.path.split('/').filter((p) => p.startsWith(':')).map((p) => p.slice(1));
   const responses: ZodOpenApiResponsesObject = {
@@ -53,15 +66,72 @@ function operation(route: Route): ZodOpenApiOperationObject {
   };
   for (const status of [...route.errors, 401, 429, 503]) responses[`${status}` as `4${string}`] = errorResponse(status);
   return {
+    operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     requestParams: {
       ...(route.query ? { query: route.query } : {}),
-      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } : {}),
+      // A path's segment is never empty (the router matches none): the document says so.
+      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, route.pathParams?.[n] ?? pathParamSchema(n).min(1)]))) } : {}),
     },
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `A JSON object of at most ${MAX_BODY_BYTES} bytes (gzip or deflate Content-Encoding is read; the limit is of the bytes sent)`,
+            content: { 'application/json': { schema: route.body } },
+          },
+        }
+      : {}),
     responses,
   };
+}
+
+type Json = Record<string, any>;
+
+/**
+ * Adds to a generated operation what comes from the route rather than from its schemas: the data's
+ * enums, the rule of the place parameters, the example request with its answer, and links.
+ */
+function completeOperation(op: Json, route: Route): void {
+  const known = route.known?.() ?? {};
+  const body: Json | undefined = op.requestBody?.content['application/json'].schema;
+  const withEnum = (schema: Json, values: readonly string[]) => {
+    if (values.length === 0) return;
+    if (schema.type === 'array') schema.items.enum = [...values];
+    else schema.enum = [...values];
+  };
+  for (const [name, values] of Object.entries(known)) {
+    for (const param of op.parameters ?? []) if (param.name === name) withEnum(param.schema, values);
+    if (body?.properties?.[name]) withEnum(body.properties[name], values);
+  }
+  if (route.requiresOneOf) {
+    // A body states the rule as JSON Schema; query parameters cannot, so the operation names them (x-requires-one-of).
+    if (body) body.anyOf = route.requiresOneOf.map((name) => ({ required: [name] }));
+    op['x-requires-one-of'] = [...route.requiresOneOf];
+  }
+  const example = exampleAnswer(route);
+  if (example) {
+    const { input, answer } = example;
+    for (const param of op.parameters ?? []) {
+      const value = param.in === 'path' ? input.params?.[param.name] : input.query?.[param.name];
+      if (value === undefined) continue;
+      // Query text as the typed value a client passes: a number is written `5`, an array one id a value.
+      const { type } = param.schema;
+      param.example = type === 'array' ? [value].flat() : type === 'number' || type === 'integer' ? Number(value) : value;
+    }
+    if (body && input.body) op.requestBody.content['application/json'].example = input.body;
+    op.responses['200'].content['application/json'].example = answer;
+  }
+  const links = route.links?.();
+  if (links && Object.keys(links).length > 0) op.responses['200'].links = links;
+}
+
+/** The health report's example: each probe label of the routes, then the store's, as the live report lists them. */
+function healthExample(routes: readonly Route[]): z.input<typeof healthReportSchema> {
+  const names = [...routes.flatMap((r) => (r.probe ? [r.probe.label] : [])), ...KV_PROBES];
+  return { status: 'healthy', total_ms: 4, timestamp: '2026-03-02T12:00:00.000Z', probes: names.map((name) => ({ name, ok: true, ms: 0 })) };
 }
 
 export function buildOpenApiDocument(routes: readonly Route[], version: string): object {
@@ -72,29 +142,42 @@ export function buildOpenApiDocument(routes: readonly Route[], version: string):
   }
   paths['/api/health'] = {
     get: {
+      operationId: 'health',
       tags: ['Service'],
       summary: 'Health report: probes of the endpoints and of the key-value store (no key needed)',
       security: [],
       responses: {
-        200: { description: 'Healthy or degraded', content: { 'application/json': { schema: healthReportSchema } } },
+        200: { description: 'Healthy or degraded', content: { 'application/json': { schema: healthReportSchema, example: healthExample(routes) } } },
         503: { description: 'Unhealthy: the key-value store fails', content: { 'application/json': { schema: healthReportSchema } } },
       },
     },
   };
-  return createDocument({
+  const tags = new Map<string, string>();
+  for (const route of routes) if (!tags.has(route.tag)) tags.set(route.tag, route.tagDescription);
+  tags.set('Service', 'The state of the service, without a key');
+  const doc = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Carrier Location Lookup',
       version,
       description:
         'Terminals, offices and drop points of freight carriers near a US ZIP, city or state. ' +
-        'Send your key in `X-API-Key`; every keyed response carries `X-RateLimit-*` headers.',
+        'Send your key in `X-API-Key`; every keyed response carries `X-RateLimit-*` headers. ' +
+        'Checks run in this order: the route (404, or 405 with `Allow` for a path asked with a method it does not take), ' +
+        'the key (401), the quota (429), the input (400, its `error` naming the parameter), then the answer. ' +
+        'Enums of carrier ids and regions list what the loaded data holds.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    tags: [...tags].map(([name, description]) => ({ name, description })),
     // Relative to where this document is served (OpenAPI 3): a client reading it from under a mount
     // point (`app.use('/carriers', ...)`) calls the API there, not at the host's root.
     servers: [{ url: '.', description: 'where this document is served' }],
     security: [{ apikey: [] }],
     components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
     paths,
-  });
+  }) as Json;
+  for (const route of routes) {
+    completeOperation(doc.paths[route.path.replace(/:([A-Za-z]+)/g, '{$1}')][route.method.toLowerCase()], route);
+  }
+  return doc;
 }

@@ -40,13 +40,41 @@ export function once<T>(make: () => T): () => T {
   };
 }
 
+/** A request of the route's, as the OpenAPI document shows it: query, path parameters, body. */
+export type ExampleInput = Partial<Pick<RawInput, 'query' | 'params' | 'body'>>;
+
+/** A link of the document from a route's 200 answer to another operation, with its parameters as runtime expressions. */
+export interface RouteLink {
+  operationId: string;
+  parameters: Record<string, string>;
+  description: string;
+}
+
 export interface Route {
   method: 'GET' | 'POST';
   /** `/api/acme-location/terminal/:num`; `:name` segments are path parameters. */
   path: string;
+  /** Stable and camelCase: the library's Engine method where there is one, with the carrier's name for its own routes. */
+  operationId: string;
   tag: string;
+  /** What the tag's operations have in common, for the document's list of tags. */
+  tagDescription: string;
   summary: string;
+  /** Rules of the operation its schemas cannot state (what the data must hold), for the document. */
+  description?: string | undefined;
+  /**
+   * Values the loaded data holds for parameters the engine checks against the data (carrier ids,
+   * regions): the document lists them as the parameter's enum. Worked out when the document is.
+   */
+  known?: (() => Readonly<Record<string, readonly string[]>>) | undefined;
+  /** Parameters of which a request must give at least one (the place: zip, city or state). */
+  requiresOneOf?: readonly string[] | undefined;
+  /** A request with inputs from the loaded data, shown with its answer in the document; undefined when the data has none. */
+  example?: (() => ExampleInput | undefined) | undefined;
+  links?: (() => Record<string, RouteLink>) | undefined;
   query?: z.ZodObject | undefined;
+  /** Path parameters the engine reads with a schema of their own (a country code); others are any text. */
+  pathParams?: Readonly<Record<string, z.ZodType>> | undefined;
   body?: z.ZodObject | undefined;
   response: z.ZodType;
   /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */

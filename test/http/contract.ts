@@ -107,6 +107,29 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       }
     });
 
+    it('answers a known path asked with a method it does not take with 405, Allow and JSON, before the key', async () => {
+      const asked: [ApiRequest, string][] = [
+        [{ method: 'DELETE', path: '/api/locations' }, 'GET, HEAD'],
+        [{ method: 'GET', path: '/api/search' }, 'POST'],
+        [{ method: 'PUT', path: '/api/locations/batch/' }, 'POST'],
+        [{ method: 'POST', path: '/api/drop-points/anything' }, 'GET, HEAD'],
+        [{ method: 'POST', path: '/openapi.json' }, 'GET, HEAD'],
+        [{ method: 'PATCH', path: '/api/health' }, 'GET, HEAD'],
+      ];
+      for (const [request, allow] of asked) {
+        const reply = await send({ ...request, headers: {} });
+        const where = `${request.method} ${request.path}`;
+        expect(reply.status, where).toBe(405);
+        expect(reply.headers.allow, where).toBe(allow);
+        expect(reply.headers['content-type'], where).toMatch(/^application\/json/);
+        expect(JSON.parse(reply.body), where).toEqual({
+          error: `method ${request.method} is not allowed on ${request.path.replace(/\/$/, '')}: use ${allow}`,
+        });
+      }
+      // A path no route has stays a 404 whatever the method.
+      expect((await send({ method: 'DELETE', path: '/api/nothing-here', headers: {} })).status).toBe(404);
+    });
+
     it('checks the route before the key', async () => {
       const reply = await send({ method: 'GET', path: '/api/unknown', headers: {} });
       expect(reply.status).toBe(404);

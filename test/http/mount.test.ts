@@ -45,6 +45,16 @@ describe('the router mounted at /carriers in a host app', () => {
     expect(noKey.status).toBe(401);
   });
 
+  it('answers its own paths asked with another method with 405 and Allow; the host keeps every other path', async () => {
+    const wrong = await send({ method: 'DELETE', path: '/carriers/api/locations', headers: key });
+    expect([wrong.status, wrong.headers.allow, JSON.parse(wrong.body)]).toEqual([
+      405,
+      'GET, HEAD',
+      { error: 'method DELETE is not allowed on /api/locations: use GET, HEAD' },
+    ]);
+    expect(JSON.parse((await send({ method: 'DELETE', path: '/carriers/api/nowhere', headers: key })).body)).toEqual({ host404: true });
+  });
+
   it('serves health, OpenAPI and docs under the mount point', async () => {
     expect((await send({ method: 'GET', path: '/carriers/api/health' })).status).toBe(200);
     expect(JSON.parse((await send({ method: 'GET', path: '/carriers/openapi.json' })).body).openapi).toBe('3.1.0');

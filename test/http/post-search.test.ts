@@ -32,8 +32,8 @@ function asQuery(p: { zip?: string; city?: string; state?: string; radius?: numb
   if (p.city !== undefined) query.city = p.city;
   if (p.state !== undefined) query.state = p.state;
   if (p.radius !== undefined) query.radius = String(p.radius);
-  // An empty list names no carrier, as a query string without carriers= does.
-  if (Array.isArray(p.carriers) ? p.carriers.length > 0 : p.carriers !== undefined) query.carriers = Array.isArray(p.carriers) ? p.carriers.join(',') : p.carriers!;
+  // An empty list names no carrier, as `carriers=` does: both are the same 400.
+  if (p.carriers !== undefined) query.carriers = Array.isArray(p.carriers) ? p.carriers.join(',') : p.carriers;
   return query;
 }
 

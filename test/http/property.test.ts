@@ -110,7 +110,8 @@ describe('the core under random requests', () => {
       headers: { 'x-api-key': r.key, 'x-request-id': r.requestId },
       body: r.body,
     });
-    expect([200, 400, 401, 404, 429]).toContain(reply.status);
+    expect([200, 400, 401, 404, 405, 429]).toContain(reply.status);
+    if (reply.status === 405) expect(reply.headers.Allow).toMatch(/^(GET, HEAD|POST)$/);
     expect(reply.headers['X-Request-Id']).toMatch(/^\S{1,128}$/);
     if (reply.status === 200 && !reply.headers['Content-Type'].startsWith('application/json')) return; // /docs
     const parsed = JSON.parse(reply.body);
