@@ -20,7 +20,7 @@ export interface ApiKeyRecord {
 }
 
 /** The key of answers made on behalf of no customer (health probes, the document's examples): the largest plan, so no limit gets in the way. */
-export const SERVICE_KEY: ApiKeyRecord = { id: 'service', plan: 'enterprise', ...PLANS.enterprise };
+export const SERVICE_KEY: ApiKeyRecord = { id: 'service', name: 'service', plan: 'enterprise', ...PLANS.enterprise };
 
 function hashKey(rawKey: string): string {
   // One-shot hashing: about 3x cheaper per request than a createHash object.

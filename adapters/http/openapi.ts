@@ -3,6 +3,7 @@
 // comes from the loaded data (enums of carrier ids and regions, examples and their answers) and
 // from each route (its rules in words, links to other operations).
 
+import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import * as z from 'zod';
 import {
   createDocument,
@@ -131,7 +132,14 @@ function completeOperation(op: Json, route: Route): void {
 /** The health report's example: each probe label of the routes, then the store's, as the live report lists them. */
 function healthExample(routes: readonly Route[]): z.input<typeof healthReportSchema> {
   const names = [...routes.flatMap((r) => (r.probe ? [r.probe.label] : [])), ...KV_PROBES];
-  return { status: 'healthy', total_ms: 4, timestamp: '2026-03-02T12:00:00.000Z', probes: names.map((name) => ({ name, ok: true, ms: 0 })) };
+  return {
+    status: 'healthy',
+    total_ms: 4,
+    timestamp: '2026-03-02T12:00:00.000Z',
+    probes: names.map((name) => ({ name, ok: true, ms: 0 })),
+    data: { source: 'snapshot', name: 'sample.snapshot', loadedAt: '2026-03-02T11:59:00.000Z', snapshotVersion: SNAPSHOT_VERSION },
+    reload: null,
+  };
 }
 
 export function buildOpenApiDocument(routes: readonly Route[], version: string): object {

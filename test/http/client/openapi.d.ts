@@ -1278,6 +1278,27 @@ export interface components {
                 ok: boolean;
                 ms: number;
             }[];
+            /** @description the data being served */
+            data: {
+                /**
+                 * @description a compiled snapshot (SNAPSHOT_PATH), a dataset folder compiled at load (DATA_DIR), the bundled sample, or an engine an application passed in
+                 * @enum {string}
+                 */
+                source: "snapshot" | "dataset" | "sample" | "engine";
+                /** @description the file or folder's name (not its path); empty for an engine passed in */
+                name: string;
+                /** Format: date-time */
+                loadedAt: string;
+                /** @description the snapshot format the data was loaded in */
+                snapshotVersion: number;
+            };
+            /** @description the last reload (SIGHUP), null if none; a failed one (with its reason) makes the status degraded until one succeeds */
+            reload: {
+                ok: boolean;
+                /** Format: date-time */
+                at: string;
+                reason?: string;
+            } | null;
         };
     };
     responses: never;
@@ -13833,7 +13854,14 @@ export interface operations {
                      *           "ok": true,
                      *           "ms": 0
                      *         }
-                     *       ]
+                     *       ],
+                     *       "data": {
+                     *         "source": "snapshot",
+                     *         "name": "sample.snapshot",
+                     *         "loadedAt": "2026-03-02T11:59:00.000Z",
+                     *         "snapshotVersion": 5
+                     *       },
+                     *       "reload": null
                      *     }
                      */
                     "application/json": components["schemas"]["HealthReport"];
