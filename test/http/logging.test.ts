@@ -5,6 +5,7 @@
 
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
 import { exchangeRaw } from '../support/raw-http.js';
 import { DEV_KEY, LISTENING, logLines, spawnServer, startServerProcess } from '../support/server-process.js';
 import { SERVER_KINDS } from './fixtures.js';
@@ -108,7 +109,8 @@ describe('the development key notice', () => {
   });
 
   it('is never written in production', async () => {
-    const proc = spawnServer({ SERVER: 'node', NODE_ENV: 'production', API_KEYS, LOG_LEVEL: 'info' });
+    // Production serves only data it is given: the sample's snapshot, named as an operator would name theirs.
+    const proc = spawnServer({ SERVER: 'node', NODE_ENV: 'production', SNAPSHOT_PATH: DEFAULT_SNAPSHOT, API_KEYS, LOG_LEVEL: 'info' });
     try {
       await proc.printed(LISTENING);
       proc.child.kill('SIGTERM');
