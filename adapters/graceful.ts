@@ -31,11 +31,12 @@ export function gracefulStop(server: Server, deadlineMs: number): (options?: Sto
   const connections = connectionsOf(server);
   let stopping: Promise<void> | undefined;
   // A request that arrives on an open keep-alive connection during the stop is still answered.
+  // Ahead of the server's own listener, which may answer before it returns.
   const closeAfterAnswer = (_req: unknown, res: ServerResponse) => {
     if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
   };
-  server.on('request', closeAfterAnswer);
-  server.on('checkContinue', closeAfterAnswer);
+  server.prependListener('request', closeAfterAnswer);
+  server.prependListener('checkContinue', closeAfterAnswer);
   return ({ keepIdle = false } = {}) =>
     (stopping ??= new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);

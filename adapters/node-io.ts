@@ -157,20 +157,21 @@ export function writeResponse(res: ServerResponse, response: HttpResponse, body?
   // A body of bytes (a gzipped /docs asset) comes as base64 text, unless its bytes come along.
   const bytes = response.bytes ?? (response.base64 ? Buffer.from(response.body, 'base64') : undefined);
   const length = bytes ? bytes.length : Buffer.byteLength(response.body);
-  response.headers['Content-Length'] = String(length);
+  const headers = response.headers;
+  headers['Content-Length'] = String(length);
   // An upload left unread, or cut at the cap: the connection cannot carry another request.
   const req = res.req;
-  if (body?.unread() || (answeredBeforeBodyEnd.has(req.socket) && !drainable(req))) response.headers.Connection = 'close';
-  if (response.headers.Connection === 'close') closeGently(res.req.socket as Socket);
-  // Headers and body leave in one write of two pieces (the socket is corked until the end): left
-  // to itself, Node would join them into one string first, a copy of the whole answer.
-  const socket = res.socket;
-  socket?.cork();
-  res.writeHead(response.status, response.headers).flushHeaders();
+  if (body?.unread() || (answeredBeforeBodyEnd.has(req.socket) && !drainable(req))) headers.Connection = 'close';
+  if (headers.Connection === 'close') closeGently(req.socket as Socket);
+  // Headers as a flat list of names and values: Node writes them as they come, where an object
+  // costs it a walk of its keys with a check of each (about twice the time of the whole head).
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, headers[name]);
+  res.writeHead(response.status, flat);
+  // A string body leaves in one write with the head (Node joins the two: one piece for the
+  // socket, cheaper than two), bytes in one write of two pieces (end corks the socket).
+  if (bytes) res.end(bytes);
   // As many bytes as characters: the body is ASCII (nearly every answer is), and as latin1 the
   // same bytes leave without a pass of UTF-8 encoding.
-  if (bytes) res.end(bytes);
   else res.end(response.body, length === response.body.length ? 'latin1' : 'utf8');
-  socket?.uncork();
 }
-

@@ -13,8 +13,11 @@ export function createNodeHandler(core: App): (req: IncomingMessage, res: Server
     const body = bodySource(req, res);
     // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
     const head = { method: req.method ?? 'GET', path, query: parseQueryString(search), headers: req.headers as Record<string, string | undefined>, client: req.socket.remoteAddress };
+    // A keyed GET on an in-process store is answered at once, written before this returns.
+    const answered = core.answer(head, body.read);
+    if (!(answered instanceof Promise)) return writeResponse(res, answered, body);
     // The core answers every error itself; a failure here means the socket is gone or unusable.
-    core.serve(head, body.read).then((response) => writeResponse(res, response, body), () => res.destroy());
+    answered.then((response) => writeResponse(res, response, body), () => res.destroy());
   };
 }
 

@@ -18,6 +18,7 @@ export function switchableCore(first: App): SwitchableCore {
   return {
     handle: (req) => current.handle(req),
     serve: (head, readBody) => current.serve(head, readBody),
+    answer: (head, readBody) => current.answer(head, readBody),
     matches: (method, path) => current.matches(method, path),
     get routes() {
       return current.routes;

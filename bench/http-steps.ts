@@ -22,7 +22,7 @@ import { compare, type Contender } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
 /**
- * `whole`: the core, `app.serve`; `core`: a step of it; `answer`: the engine's part of it; `around`:
+ * `whole`: the core, `app.answer`; `core`: a step of it; `answer`: the engine's part of it; `around`:
  * work outside the core that a request may also pay (the adapter, the log line).
  */
 export type StepPart = 'whole' | 'core' | 'answer' | 'around';
@@ -59,9 +59,9 @@ export async function measureSteps(zips: string[], engine: Engine = createEngine
   const texts = queries.map((q) => parsedQueries(engine).searchJson(q));
 
   const steps: [name: string, part: StepPart, run: Contender['run']][] = [
-    // On the memory store the whole request runs synchronously: the promise comes back settled.
-    ['the whole core: app.serve(head), logging off', 'whole', (q) => {
-      app.serve(heads[q], noBody);
+    // On the memory store the whole request runs synchronously: app.answer returns the answer itself.
+    ['the whole core: app.answer(head), logging off', 'whole', (q) => {
+      app.answer(heads[q], noBody);
       return 1;
     }],
     ['  route match', 'core', () => (matcher.match('GET', PATH) ? 1 : 0)],
@@ -90,7 +90,7 @@ export function costOf(costs: StepCost[], part: 'whole' | 'answer'): number {
   return costs.find((c) => c.part === part)!.us;
 }
 
-/** The core's own share that no step names (headers, dispatch): the whole `app.serve` less its timed steps. */
+/** The core's own share that no step names (headers, dispatch): the whole `app.answer` less its timed steps. */
 function restOfCore(costs: StepCost[]): number {
   const steps = costs.filter((c) => c.part === 'core' || c.part === 'answer');
   return costOf(costs, 'whole') - steps.reduce((sum, c) => sum + c.us, 0);

@@ -5,15 +5,14 @@
 //
 //   tsx bench/http-workers.ts      this section alone; `npm run bench:http` runs it last
 
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
 import { createQuotaTable, LOCAL_AWS_ENV, startDynalite } from '../test/support/dynalite.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { heading, int, ms, ratio, table } from './format.js';
+import { findWrk, loadGenerator, type LoadResult } from './load.js';
 import { median } from './measure.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -21,76 +20,17 @@ const ROUNDS = 3;
 const CONNECTIONS = 32;
 const KEY = 'bench-key';
 
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-/** wrk's path, or undefined when it is not installed. */
-function findWrk(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Milliseconds from wrk's units (`812.00us`, `1.23ms`, `2.01s`). */
-function wrkMs(text: string): number {
-  const [, value, unit] = /^([\d.]+)(us|ms|s|m)$/.exec(text)!;
-  return Number(value) * { us: 1e-3, ms: 1, s: 1e3, m: 60e3 }[unit as 'us' | 'ms' | 's' | 'm'];
-}
-
-function wrkLoad(wrk: string, script: string, url: string, connections: number, seconds: number): Promise<Load> {
-  const args = ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, '-H', `x-api-key: ${KEY}`, url];
-  return new Promise((resolve, reject) => {
-    const child = spawn(wrk, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-      if (code !== 0 || !rps) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      resolve({
-        rps: Number(rps[1]),
-        p50: wrkMs(/^\s+50%\s+(\S+)/m.exec(out)![1]),
-        p99: wrkMs(/^\s+99%\s+(\S+)/m.exec(out)![1]),
-        non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
-      });
-    });
-  });
-}
-
-async function autocannonLoad(zips: readonly string[], url: string, connections: number, seconds: number): Promise<Load> {
-  let i = 0;
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    headers: { 'x-api-key': KEY },
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
-}
-
 /** Starts `npm start`'s server with `env`, loads it in rounds interleaved with the others', and stops it. */
-async function measure(zips: readonly string[], configs: { name: string; env: Record<string, string> }[], connections: number, seconds: number): Promise<(Load & { name: string })[]> {
-  const wrk = findWrk();
+async function measure(zips: readonly string[], configs: { name: string; env: Record<string, string> }[], connections: number, seconds: number): Promise<(Pick<LoadResult, 'rps' | 'p50' | 'p99' | 'non2xx'> & { name: string })[]> {
   const work = mkdtempSync(join(tmpdir(), 'carrier-bench-workers-'));
-  const script = join(work, 'zips.lua');
-  // Each request asks for the next of the seeded ZIPs, as in the rest of bench:http.
-  writeFileSync(
-    script,
-    `local zips = {${zips.map((z) => `"${z}"`).join(',')}}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", "/api/locations?zip=" .. zips[(i % #zips) + 1])\nend\n`,
-  );
+  // Each request asks for the next of the seeded ZIPs, as in the rest of bench:http; wrk on two threads.
+  const generator = loadGenerator(zips, work, 2);
   const servers = [];
   try {
     for (const { env } of configs) servers.push(await startServerProcess({ SERVER: 'node', API_KEYS: `${KEY}:enterprise`, LOG_LEVEL: 'silent', ...env }));
-    const load = (url: string, s: number) => (wrk ? wrkLoad(wrk, script, url, connections, s) : autocannonLoad(zips, url, connections, s));
+    const load = (url: string, s: number) => generator.run({ url, connections, seconds: s, key: KEY });
     for (const server of servers) await load(server.url, 1); // warm-up
-    const rounds: Load[][] = configs.map(() => []);
+    const rounds: LoadResult[][] = configs.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, server] of servers.entries()) rounds[i].push(await load(server.url, Math.max(1, Math.round(seconds / ROUNDS))));
     }

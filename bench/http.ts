@@ -18,16 +18,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { createEngine } from '../engine/index.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { readSnapshot } from '../engine/snapshot.js';
 import { lambdaColdStart } from './cold-start.js';
+import { loadGenerator, type LoadGenerator } from './load.js';
 import { workersAndStores } from './http-workers.js';
 import { heading, int, ms, ratio, remainderUs, table, us, verdict } from './format.js';
 import { costOf, measureSteps, stepsTable, type StepCost } from './http-steps.js';
 import { onInterrupt } from './interrupt.js';
-import { median, quantile } from './measure.js';
+import { median } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
 /** Seconds of load per server, split in interleaved rounds so the two contenders share the machine's noise. */
@@ -51,18 +51,14 @@ function pinSelf(cores: string): boolean {
 }
 
 /**
- * With two or more cores, the server under test gets core 0 and this process (autocannon) core 1:
- * otherwise the load generator and the server steal each other's CPU, and a server that needs more
+ * With two or more cores, the server under test gets core 0 and this process and its load
+ * generator (wrk, which inherits the core, or autocannon, which runs in it) core 1: otherwise
+ * the load generator and the server steal each other's CPU, and a server that needs more
  * CPU per request also slows its own load generator, which skews every ratio.
  */
 const pinned = cpus().length >= 2 && pinSelf('1');
 
 console.log(`carrier-locations HTTP bench: node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}`);
-console.log(
-  `${DURATION_S} s per server in ${ROUNDS} interleaved rounds after a 1 s warm-up, ${CONNECTIONS} connections, ` +
-    `autocannon on 127.0.0.1, servers in their own processes${pinned ? ' (server on core 0, autocannon on core 1)' : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
-);
-console.log('figures per server: req/s, latency and busy of the round with the median req/s; CPU per request, the median of the rounds');
 
 // The workload: GET /api/locations?zip=<seeded random contiguous-US ZIP>, and a precomputed body
 // of the median answer size for the ceilings.
@@ -122,7 +118,7 @@ const CLOCK_TICKS = 100;
 interface Run {
   name: string;
   rps: number;
-  /** Milliseconds, from each 2xx answer's own time (autocannon's histogram keeps whole milliseconds only). */
+  /** Milliseconds (load.ts). */
   p50: number;
   p99: number;
   /** Server CPU time per request answered, microseconds. */
@@ -133,35 +129,18 @@ interface Run {
   errors: number;
 }
 
-async function load(name: string, server: Server, seconds: number): Promise<Run> {
-  let i = 0;
-  const latencies: number[] = [];
+async function load(generator: LoadGenerator, name: string, server: Server, seconds: number): Promise<Run> {
   const cpuBefore = cpuSeconds(server.child.pid!);
   const started = performance.now();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: server.url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        headers: { 'x-api-key': 'bench-key' },
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
-      },
-      (err, r) => (err ? reject(err) : resolve(r)),
-    );
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (status < 300) latencies.push(ms);
-    });
-  });
+  const result = await generator.run({ url: server.url, connections: CONNECTIONS, seconds, key: 'bench-key' });
   const wall = (performance.now() - started) / 1000;
   const cpu = cpuBefore === undefined ? NaN : cpuSeconds(server.child.pid!)! - cpuBefore;
-  const sorted = Float64Array.from(latencies).sort();
   return {
     name,
-    rps: result.requests.average,
-    p50: quantile(sorted, 0.5),
-    p99: quantile(sorted, 0.99),
-    cpuUs: (cpu / result.requests.total) * 1e6,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    cpuUs: (cpu / result.requests) * 1e6,
     busy: cpu / wall,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -169,13 +148,13 @@ async function load(name: string, server: Server, seconds: number): Promise<Run>
 }
 
 /** Servers started together, warmed up, then loaded in alternating rounds. */
-async function measureGroup(group: [kind: string, name: string][]): Promise<Run[]> {
+async function measureGroup(generator: LoadGenerator, group: [kind: string, name: string][]): Promise<Run[]> {
   const servers = await Promise.all(group.map(([kind]) => startServer(kind)));
   try {
     const rounds: Run[][] = group.map(() => []);
-    for (const [i, [, name]] of group.entries()) await load(name, servers[i], 1);
+    for (const [i, [, name]] of group.entries()) await load(generator, name, servers[i], 1);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, [, name]] of group.entries()) rounds[i].push(await load(name, servers[i], DURATION_S / ROUNDS));
+      for (const [i, [, name]] of group.entries()) rounds[i].push(await load(generator, name, servers[i], DURATION_S / ROUNDS));
     }
     return rounds.map((runs) => ({
       ...[...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1],
@@ -193,7 +172,7 @@ function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): str
   return [
     ['a bare node:http request and response (the ceiling server)', us(bare.cpuUs)],
     ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
-    ['the core without the answer (app.serve less searchJson)', remainderUs(whole - answer)],
+    ['the core without the answer (app.answer less searchJson)', remainderUs(whole - answer)],
     ['the answer: searchJson, the server\'s JSON writer', us(answer)],
     ['the rest: the adapter, promise, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
     ['the node:http API, measured', us(api.cpuUs)],
@@ -208,11 +187,18 @@ try {
   work = mkdtempSync(join(tmpdir(), 'carrier-bench-http-'));
   onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   writeFileSync(join(work, 'body.json'), JSON.stringify(engine.search({ zip: medianZip })));
+  const generator = loadGenerator(zips, work);
 
   heading('GET /api/locations?zip=<random>');
+  console.log(
+    `${DURATION_S} s per server in ${ROUNDS} interleaved rounds after a 1 s warm-up, ${CONNECTIONS} connections, ` +
+      `${generator.name} on 127.0.0.1 (${generator.name === 'wrk' ? 'on PATH' : 'wrk is not on PATH'}), servers in their own processes` +
+      `${pinned ? ` (server on core 0, ${generator.name} on core 1)` : ''}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+  );
+  console.log('figures per server: req/s, latency and busy of the round with the median req/s; CPU per request, the median of the rounds');
   const runs = [
-    ...(await measureGroup([['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
-    ...(await measureGroup([
+    ...(await measureGroup(generator, [['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
+    ...(await measureGroup(generator, [
       ['node', 'node:http: the API'],
       ['node-static', 'node:http: precomputed body'],
       ['node-written', 'node:http: precomputed body, written as the API writes'],

@@ -13,10 +13,10 @@ import { createErrorLog } from './error-log.js';
 import { createCors } from './cors.js';
 import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
-import type { KeyRing } from './keys.js';
-import { RouteMatcher, withoutTrailingSlash } from './match.js';
+import type { ApiKeyRecord, KeyRing } from './keys.js';
+import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { consumeQuota, quotaHeaders, type QuotaDecision } from './quota.js';
+import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
 import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
@@ -61,6 +61,12 @@ export interface App {
    * read (and hold) a body without a valid key.
    */
   serve(head: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse>;
+  /**
+   * serve() without the promise where none is needed: the answer itself when nothing had to be
+   * waited for (a keyed GET on an in-process store), else a promise of it. For adapters on a hot
+   * path (node:http): a promise per request is an allocation and a turn of the microtask queue.
+   */
+  answer(head: RequestHead, readBody: () => Promise<string | undefined>): HttpResponse | Promise<HttpResponse>;
   /**
    * Whether the path is the API's: some route answers it, with this method or (a 405) another one.
    * A mounted router lets every other path fall through to the host app.
@@ -119,42 +125,68 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
+    const answered = answer(req, readBody);
+    return answered instanceof Promise ? answered : Promise.resolve(answered);
+  }
+
+  function answer(req: RequestHead, readBody: () => Promise<string | undefined>): HttpResponse | Promise<HttpResponse> {
     const requestId = requestIdFor(req.headers['x-request-id']);
     const caller: Caller = { keyId: undefined };
-    // Preflights come without a key, and cost none of its quota.
-    const answered = cors.isPreflight(req) ? Promise.resolve(cors.preflight(req, requestId)) : respond(req, readBody, requestId, caller);
     // The clock is read only for the log line: with the level off, a request does no logging work.
     const started = logger.isLevelEnabled('info') ? performance.now() : undefined;
-    return answered.then((response) => {
-      response.headers['X-Content-Type-Options'] = 'nosniff';
-      cors.decorate(req, response.headers);
-      if (started !== undefined) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        const fields = { requestId, method: req.method, path: req.path, status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
-        if (response.status >= 500) logger.warn(fields, 'request');
-        else logger.info(fields, 'request');
-      }
-      return response;
-    });
+    // Preflights come without a key, and cost none of its quota.
+    const answered = cors.isPreflight(req) ? cors.preflight(req, requestId) : respond(req, readBody, requestId, caller);
+    return answered instanceof Promise
+      ? answered.then((response) => finish(req, response, requestId, caller, started))
+      : finish(req, answered, requestId, caller, started);
+  }
+
+  /** What every answer gets, and its log line. */
+  function finish(req: RequestHead, response: HttpResponse, requestId: string, caller: Caller, started: number | undefined): HttpResponse {
+    response.headers['X-Content-Type-Options'] = 'nosniff';
+    cors.decorate(req, response.headers);
+    if (started !== undefined) {
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      const fields = { requestId, method: req.method, path: req.path, status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
+      if (response.status >= 500) logger.warn(fields, 'request');
+      else logger.info(fields, 'request');
+    }
+    return response;
   }
 
   /**
-   * Never rejects: every failure is an answer. It awaits only what must be waited for (a public
-   * answer, a store that counts over the network, a body), so a keyed GET on the memory store runs
-   * to its answer without yielding. Refusals are returned, not thrown: a flood of keyless calls
-   * should cost as little as possible.
+   * Never rejects nor throws: every failure is an answer. It waits only for what must be waited
+   * for (a public answer, a store that counts over the network, a body), and answers with no
+   * promise at all when nothing was: a keyed GET on the memory store runs to its answer in one
+   * call. Refusals are returned, not thrown: a flood of keyless calls should cost as little as possible.
    */
-  async function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string, caller: Caller): Promise<HttpResponse> {
-    let decision: QuotaDecision | undefined;
+  function respond(req: RequestHead, readBody: () => Promise<string | undefined>, requestId: string, caller: Caller): HttpResponse | Promise<HttpResponse> {
     try {
       const path = withoutTrailingSlash(req.path);
-      if (isPublic(req.method, path)) {
-        const response = await answerPublic(req, path);
-        if (response) {
-          response.headers['X-Request-Id'] = requestId;
-          return response;
-        }
+      if (isPublic(req.method, path)) return respondPublic(req, readBody, path, requestId, caller);
+      return respondKeyed(req, readBody, path, requestId, caller);
+    } catch (err) {
+      return failed(err, requestId, undefined);
+    }
+  }
+
+  /** A public path's answer, or the keyed routes' when it has none (`/docs/nothing`). */
+  async function respondPublic(req: RequestHead, readBody: () => Promise<string | undefined>, path: string, requestId: string, caller: Caller): Promise<HttpResponse> {
+    try {
+      const response = await answerPublic(req, path);
+      if (response) {
+        response.headers['X-Request-Id'] = requestId;
+        return response;
       }
+    } catch (err) {
+      return failed(err, requestId, undefined);
+    }
+    return respondKeyed(req, readBody, path, requestId, caller);
+  }
+
+  /** Route (404, 405), key (401), quota. */
+  function respondKeyed(req: RequestHead, readBody: () => Promise<string | undefined>, path: string, requestId: string, caller: Caller): HttpResponse | Promise<HttpResponse> {
+    try {
       const found = matcher.match(req.method, req.path);
       if (!found) {
         const allowed = allowedMethods(path);
@@ -167,16 +199,40 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);
       caller.keyId = key.name;
       const counted = consumeQuota(kv, key);
-      decision = counted instanceof Promise ? await counted : counted;
+      if (counted instanceof Promise) {
+        return counted.then(
+          (decision) => answerRoute(req, readBody, found, key, decision, requestId),
+          (err: unknown) => failed(err, requestId, undefined),
+        );
+      }
+      return answerRoute(req, readBody, found, key, counted, requestId);
+    } catch (err) {
+      return failed(err, requestId, undefined);
+    }
+  }
+
+  /** Once counted: the quota's verdict (429), the input (400), the body if the route takes one, the answer. */
+  function answerRoute(req: RequestHead, readBody: () => Promise<string | undefined>, found: RouteMatch, key: ApiKeyRecord, decision: QuotaDecision, requestId: string): HttpResponse | Promise<HttpResponse> {
+    try {
       health.storeAnswered(true);
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
-      const { route, params } = found;
       // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other.
       const unreadable = found.unreadable ?? unreadableQuery(req.query);
       if (unreadable !== undefined) return jsonError(400, unreadable, requestId, decision);
-      const repeated = repeatedParam(req.query, route.repeatable);
+      const repeated = repeatedParam(req.query, found.route.repeatable);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
-      const body = route.body ? await readJsonObject(readBody, req.headers['content-encoding']) : undefined;
+      if (!found.route.body) return answerWith(req, found, undefined, key, decision, requestId);
+      return readJsonObject(readBody, req.headers['content-encoding']).then(
+        (body) => answerWith(req, found, body, key, decision, requestId),
+        (err: unknown) => failed(err, requestId, decision),
+      );
+    } catch (err) {
+      return failed(err, requestId, decision);
+    }
+  }
+
+  function answerWith(req: RequestHead, { route, params }: RouteMatch, body: Record<string, unknown> | undefined, key: ApiKeyRecord, decision: QuotaDecision, requestId: string): HttpResponse {
+    try {
       const result = route.answer({ query: req.query, params, body, key });
       if (!route.geojson) return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
       if (wantsGeoJson(req.headers.accept)) return geoJsonAnswer(result, jsonAnswer(200, '', requestId, decision));
@@ -185,11 +241,16 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       answer.headers.Vary = 'Accept';
       return answer;
     } catch (err) {
-      if (err instanceof KvUnavailableError) health.storeAnswered(false);
-      const { status, message, internal } = classifyError(err);
-      if (internal) logError(err, requestId);
-      return jsonError(status, message, requestId, decision);
+      return failed(err, requestId, decision);
     }
+  }
+
+  /** A failure as its answer: input and store errors say what went wrong, anything else is logged and a 500. */
+  function failed(err: unknown, requestId: string, decision: QuotaDecision | undefined): HttpResponse {
+    if (err instanceof KvUnavailableError) health.storeAnswered(false);
+    const { status, message, internal } = classifyError(err);
+    if (internal) logError(err, requestId);
+    return jsonError(status, message, requestId, decision);
   }
 
   /** The methods a known path takes (a 405's `Allow`), or none for a path nothing answers. */
@@ -202,6 +263,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     matches: (method, path) =>
       isPublic(method, withoutTrailingSlash(path)) || matcher.match(method, path) !== null || allowedMethods(withoutTrailingSlash(path)).length > 0,
     serve,
+    answer,
     handle: (req) => serve(req, async () => req.body),
 
     close: () => kv.close(),
@@ -225,13 +287,13 @@ function repeatedParam(query: Query, allowed: readonly string[] = []): string | 
 
 /** A JSON answer of the keyed API: one headers object, its properties always added in the same order. */
 function jsonAnswer(status: number, body: string, requestId: string, decision?: QuotaDecision): HttpResponse {
-  const headers: Record<string, string> = decision
-    ? { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId, ...quotaHeaders(decision) }
-    : { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
+  const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
+  if (decision) addQuotaHeaders(headers, decision);
   return { status, headers, body };
 }
 
 /** Errors carry the rate-limit headers too, once the quota has been consulted. */
 function jsonError(status: number, message: string, requestId: string, decision?: QuotaDecision): HttpResponse {
-  return errorResponse(status, message, decision ? { 'X-Request-Id': requestId, ...quotaHeaders(decision) } : { 'X-Request-Id': requestId });
+  const headers: Record<string, string> = { 'X-Request-Id': requestId };
+  return errorResponse(status, message, decision ? addQuotaHeaders(headers, decision) : headers);
 }

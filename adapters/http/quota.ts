@@ -98,11 +98,14 @@ function decide(key: ApiKeyRecord, month: Month, count: number | null, nowMs: nu
 }
 
 export function quotaHeaders(d: QuotaDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(d.limit),
-    'X-RateLimit-Remaining': String(d.remaining),
-    'X-RateLimit-Reset': String(d.resetEpochSeconds),
-  };
+  return addQuotaHeaders({}, d);
+}
+
+/** Adds the rate-limit headers to an answer's headers, always in the same order (V8 then shares one shape). */
+export function addQuotaHeaders(headers: Record<string, string>, d: QuotaDecision): Record<string, string> {
+  headers['X-RateLimit-Limit'] = String(d.limit);
+  headers['X-RateLimit-Remaining'] = String(d.remaining);
+  headers['X-RateLimit-Reset'] = String(d.resetEpochSeconds);
   if (!d.allowed) headers['Retry-After'] = String(d.retryAfterSeconds);
   return headers;
 }
