@@ -487,14 +487,22 @@ type Fields = Record<string, unknown>;
 type FieldsParser = (out: Fields, key: string, value: unknown) => boolean;
 
 /**
+ * Whether objects of this prototype hold their fields alone: Object.prototype, none, or one that
+ * is empty and inherits nothing (the query maps of fast-querystring, which the HTTP adapters parse
+ * with, have such a prototype).
+ */
+function isPlainPrototype(proto: object | null): boolean {
+  return proto === Object.prototype || proto === null || (Object.getPrototypeOf(proto) === null && Reflect.ownKeys(proto).length === 0);
+}
+
+/**
  * A fast path for an object schema: each own field of a plain object (a literal, or a null-prototype
  * query map) through `field`; `required` must come out defined.
  */
 function objectFastPath(field: FieldsParser, required?: string): FastPath {
   return (input) => {
     if (typeof input !== 'object' || input === null) return undefined;
-    const proto = Object.getPrototypeOf(input);
-    if (proto !== Object.prototype && proto !== null) return undefined;
+    if (!isPlainPrototype(Object.getPrototypeOf(input))) return undefined;
     const source = input as Fields;
     const out: Fields = {};
     for (const key in source) if (!field(out, key, source[key])) return undefined;
