@@ -174,7 +174,7 @@ function cpuBreakdown(api: Run, bare: Run, written: Run, steps: StepCost[]): str
     ['writing the answer as the API does (its headers, Content-Length)', remainderUs(written.cpuUs - bare.cpuUs)],
     ['the core without the answer (app.answer less searchJson)', remainderUs(whole - answer)],
     ['the answer: searchJson, the server\'s JSON writer', us(answer)],
-    ['the rest: the adapter, the connection\'s bookkeeping, garbage collection', remainderUs(api.cpuUs - written.cpuUs - whole)],
+    ['the rest: the adapter, the connection\'s bookkeeping, garbage collection, the core amid Node\'s work', remainderUs(api.cpuUs - written.cpuUs - whole)],
     ['the node:http API, measured', us(api.cpuUs)],
   ];
 }
