@@ -2,9 +2,10 @@
 // run on a copy of the source tree as a fresh clone has it, so the build neither sees stale output
 // nor rewrites the dist/ and snapshot other test files are running from; then
 // `npm install --ignore-scripts <tarball>` into an empty project, which must work at once:
-// the library answers like this repository's engine, the engine entry loads no adapter dependency,
-// require() works, the bin runs, and the declarations of every entry type-check under both
-// module resolutions. It talks to the npm registry for the package's dependencies.
+// the library answers like this repository's engine, each entry is a bundle that reads no module
+// from node_modules (the optional peers aside) and the engine's holds no adapter code, require()
+// works, the bin runs, and the declarations of every entry type-check under both module
+// resolutions. It talks to the npm registry for the package's dependencies.
 
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -351,16 +352,21 @@ describe('installed with scripts off into an empty project', () => {
   });
 });
 
-describe('with express installed next to it', () => {
+describe('with express and swagger-ui-dist installed next to it', () => {
   beforeAll(async () => {
-    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', '@types/express@5', '@types/aws-lambda@8', '@types/node@22'], app);
+    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', 'swagger-ui-dist@5', '@types/express@5', '@types/aws-lambda@8', '@types/node@22'], app);
   }, SLOW);
 
-  it('serves the API', async () => {
+  it('serves the API, and /docs from the swagger-ui-dist the application installed', async () => {
     const child = startCli(['serve', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
     try {
-      const reply = await fetch(`${await listeningUrl(child)}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
+      const url = await listeningUrl(child);
+      const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
       expect(await reply.text()).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
+      // The bundle finds the peer from its own place in the package, as the application's node_modules hold it.
+      const script = await fetch(`${url}/docs/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toBe(readFileSync(join(app, 'node_modules', 'swagger-ui-dist', 'swagger-ui-bundle.js'), 'utf8'));
     } finally {
       child.kill('SIGTERM');
     }
