@@ -13,6 +13,7 @@ import type { SnapshotContent } from '../engine/snapshot-format.js';
 import { compileZipTables } from '../data/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
 import type { NetworkTable } from '../engine/snapshot-format.js';
+import { arrayColumn } from '../engine/string-column.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { readSnapshot } from '../engine/snapshot.js';
@@ -216,7 +217,8 @@ function unifiedSearch(
     for (let l = carrierLocStart[c]; l < carrierLocStart[c + 1]; l++) kd.add(itemLng[l], itemLat[l]);
     carrierIndexData.push(new Uint8Array(kd.finish().data));
   }
-  const text = new Array<string>(n).fill('Terminal');
+  const text = arrayColumn(new Array<string>(n).fill('Terminal'));
+  const none = arrayColumn([]);
   const network: NetworkTable = {
     carriers: Array.from({ length: SCALE_CARRIERS }, (_, c) => ({
       id: `scale-${String.fromCharCode(97 + c)}`, name: `Scale ${c}`, scac: 'SCAL', kind: 'freight' as const, unified: true, canReach: true,
@@ -227,9 +229,9 @@ function unifiedSearch(
     locPhone: text, locFax: text, locEmail: text, locRegion: text,
     locLat: itemLat, locLng: itemLng,
     locByZipKey: new Int32Array(0), locByZipId: new Uint32Array(0),
-    spZip: new Int32Array(0), spCarrier: new Uint8Array(0), spCity: [], spState: [], spTerminal: new Uint32Array(0),
+    spZip: new Int32Array(0), spCarrier: new Uint8Array(0), spCity: none, spState: none, spTerminal: new Uint32Array(0),
     spDirect: new Uint8Array(0), spDays: new Uint8Array(0), spAddOn: new Uint8Array(0),
-    spCutoff: new Int16Array(0), spHighCost: new Uint8Array(0), spHighCostNote: [], spInterline: [],
+    spCutoff: new Int16Array(0), spHighCost: new Uint8Array(0), spHighCostNote: none, spInterline: none,
     termSpStart: new Uint32Array(n + 1), termSp: new Uint32Array(0),
     carrierIndexData,
     unifiedIndexData: new Uint8Array(floorKd.data),

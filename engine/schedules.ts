@@ -68,7 +68,7 @@ export class Schedules {
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode.at(t.spTerminal[row]),
       serviceDays,
       nextPickupDate: next,
       nextDeliveryDate: next,
@@ -131,7 +131,7 @@ export class Schedules {
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode.at(t.spTerminal[row]),
       direct: row >= 0 && t.spDirect[row] === 1,
       addOnDays: row < 0 ? null : t.spAddOn[row],
       ...this.net.pointAttributes(row),
@@ -167,7 +167,7 @@ export class Schedules {
   }
 
   private describe(zip: string, row: number): { city: string; state: string } {
-    if (row >= 0) return { city: this.net.t.spCity[row], state: this.net.t.spState[row] };
+    if (row >= 0) return { city: this.net.t.spCity.at(row), state: this.net.t.spState.at(row) };
     const z = this.gazetteer.zipIndex(zip);
     return z >= 0 ? { city: this.gazetteer.zipCity(z), state: this.gazetteer.zipState(z) } : { city: '', state: '' };
   }
@@ -175,7 +175,7 @@ export class Schedules {
   private end(row: number): TransitEnd {
     const t = this.net.t;
     const l = t.spTerminal[row];
-    return { terminalCode: t.locCode[l], name: t.locName[l], city: t.locCity[l], state: t.locState[l], addOnDays: t.spAddOn[row] };
+    return { terminalCode: t.locCode.at(l), name: t.locName.at(l), city: t.locCity.at(l), state: t.locState.at(l), addOnDays: t.spAddOn[row] };
   }
 }
 

@@ -5,12 +5,12 @@
 // spread of ZIPs; the order among ties is pinned in tie-break.test.ts).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnapshotContent } from '../../engine/snapshot-format.js';
+import type { CompiledContent } from '../../engine/snapshot-format.js';
 import { compileDataset } from '../../data/index.js';
 import { NO_LOCATION } from '../../engine/snapshot-format.js';
 import { haversineMiles, releaseStableSampleDir, sampleOracle, stableSampleDir, ZIP_FILE } from './oracle.js';
 
-let content: SnapshotContent;
+let content: CompiledContent;
 
 beforeAll(() => {
   content = compileDataset({ dataDir: stableSampleDir(), zipFile: ZIP_FILE });
