@@ -10,6 +10,7 @@ import { parsedQueries } from '../engine/engine.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { engineFrom } from '../engine/engine.js';
 import type { SnapshotContent } from '../engine/snapshot-format.js';
+import { compileTimeZones } from '../data/time-zones.js';
 import { compileZipTables } from '../data/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
 import type { NetworkTable } from '../engine/snapshot-format.js';
@@ -237,7 +238,7 @@ function unifiedSearch(
     unifiedIndexData: new Uint8Array(floorKd.data),
     unifiedLoc: Uint32Array.from({ length: n }, (_, i) => i),
   };
-  const engine = engineFrom({ gazetteer, network, zips: compileZipTables(network, gazetteer) });
+  const engine = engineFrom({ gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) });
   const out = new Uint32Array(n);
   const terms = new Float64Array(n);
   const points = { kd: floorKd, itemLat, itemLng };

@@ -14,6 +14,7 @@ import { gazetteerOf, readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
 import { buildEngineOptionsSchema } from './options.js';
 import { encodeSnapshot, writeSnapshot } from './snapshot-writer.js';
+import { compileTimeZones } from './time-zones.js';
 import { compileZipTables } from './zip-tables.js';
 
 export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
@@ -39,7 +40,7 @@ export function compileDataset(options: CompileOptions = {}): CompiledContent {
   const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
   const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
   const network = compileNetwork(options.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer)));
-  return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
+  return { gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) };
 }
 
 /** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */

@@ -4,11 +4,12 @@
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
-import { localClock, timeZoneAt } from './local-date.js';
+import { localClock } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import type { ParsedCarrierInfoQuery, ParsedServiceDaysQuery, ParsedTransitQuery } from './requests.js';
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
+import type { TimeZoneTables } from './snapshot-format.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** How far ahead service-days lists the holidays that its dates skip. */
@@ -30,6 +31,7 @@ export class Schedules {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
+    private readonly zones: TimeZoneTables,
   ) {}
 
   /** The carrier's number; a carrier without schedules has none of these endpoints (not found). */
@@ -145,10 +147,9 @@ export class Schedules {
   private timeZone(zip: string, row: number): string | null {
     const z = this.gazetteer.zipIndex(zip);
     const t = this.net.t;
-    if (z >= 0) return timeZoneAt(this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (z >= 0) return this.zones.names[this.zones.zip[z]];
     if (row < 0) return null;
-    const terminal = t.spTerminal[row];
-    return timeZoneAt(t.locLat[terminal], t.locLng[terminal]);
+    return this.zones.names[this.zones.location[t.spTerminal[row]]];
   }
 
   /** Today's date where a served ZIP is. */

@@ -59,6 +59,7 @@ export interface SnapshotContent<Strings = StringColumn> {
   network: NetworkTable<Strings>;
   /** What each ZIP's queries read instead of working out. */
   zips: ZipTables;
+  timeZones: TimeZoneTables;
 }
 
 /** What the build compiles and writes: the snapshot's tables with their string columns as arrays. */
@@ -144,6 +145,19 @@ export interface NetworkTable<Strings = StringColumn> {
   /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
   unifiedIndexData: Uint8Array;
   unifiedLoc: Uint32Array;
+}
+
+/**
+ * The IANA time zone of each gazetteer ZIP and each location, worked out at build time from their
+ * points: dated answers (a shipper's today, a pickup cutoff) read them.
+ */
+export interface TimeZoneTables {
+  /** Zone names, such as America/Chicago. */
+  names: string[];
+  /** Per gazetteer ZIP row, its zone's index in names. */
+  zip: Uint16Array;
+  /** Per location, its zone's index in names. */
+  location: Uint16Array;
 }
 
 /** A ZIP's entry in `nearest` when the carrier has no location at all. */
