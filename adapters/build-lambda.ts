@@ -3,25 +3,11 @@
 // zips for upload) without node_modules.
 
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
+import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-/** Two levels up from dist/adapters/, one from adapters/ (when run from source). */
-const packageRoot = existsSync(join(here, '..', 'package.json')) ? join(here, '..') : join(here, '..', '..');
-
-// Bundled CommonJS dependencies (pino, ioredis) call require() and use __dirname, which ESM lacks.
-const BANNER = [
-  "import { createRequire as __createRequire } from 'node:module';",
-  "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-  "import { dirname as __pathDirname } from 'node:path';",
-  'const require = __createRequire(import.meta.url);',
-  'const __filename = __fileURLToPath(import.meta.url);',
-  'const __dirname = __pathDirname(__filename);',
-].join('\n');
 
 /** Where the bundle goes by default, and where deploy/template.yaml takes the function's code from. */
 export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');
@@ -39,30 +25,20 @@ export async function buildLambda(
   const outDir = options.outDir ?? LAMBDA_OUT_DIR;
   const snapshot = options.snapshot ?? process.env.SNAPSHOT_PATH ?? DEFAULT_SNAPSHOT;
   if (!existsSync(snapshot)) throw new Error(`no snapshot at ${snapshot}: run \`npm run data:build\` first`);
-  // The compiled handler when this runs from dist/, the source when run with tsx.
-  const entry = existsSync(join(here, 'lambda.js')) ? join(here, 'lambda.js') : join(here, 'lambda.ts');
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
   const bundle = join(outDir, 'index.mjs');
-  await build({
-    entryPoints: { index: entry },
+  // What only some containers use (the Redis client, loaded by a dynamic import when REDIS_URL is
+  // set; the DynamoDB client, when DYNAMODB_TABLE is) goes to chunks of its own. The DynamoDB client
+  // is bundled, not left to the copy of SDK v3 that Lambda's Node runtime carries: the folder then
+  // runs the very version it was tested with, on Lambda and off it.
+  await bundleForNode({
+    entryPoints: { index: codeFile('adapters/lambda') },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    // Cold start is a product feature: what only some containers use (the Redis client, loaded by a
-    // dynamic import when REDIS_URL is set; the DynamoDB client, when DYNAMODB_TABLE is) goes to
-    // chunks of its own that the others never parse, and minified code parses faster. The DynamoDB
-    // client is bundled, not left to the copy of SDK v3 that Lambda's Node runtime carries: the
-    // folder then runs the very version it was tested with, on Lambda and off it.
-    splitting: true,
     minify: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    banner: { js: BANNER },
-    legalComments: 'none',
-    logLevel: 'warning',
+    fileGlobals: true,
   });
   copyFileSync(snapshot, join(outDir, 'snapshot.bin'));
   const docs = swaggerUiDir();

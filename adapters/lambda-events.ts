@@ -3,7 +3,6 @@
 // APIs send payload v1; HTTP APIs and Function URLs send v2; Application Load Balancer target
 // groups send their own shape.
 
-import { STATUS_CODES } from 'node:http';
 import type {
   ALBEvent,
   ALBResult,
@@ -214,7 +213,7 @@ const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
   toResult(response, event) {
     const result = {
       statusCode: response.status,
-      statusDescription: `${response.status} ${STATUS_CODES[response.status] ?? 'Unknown'}`,
+      statusDescription: `${response.status} ${statusText(response.status)}`,
       body: response.body,
       isBase64Encoded: response.base64 === true,
     };
@@ -231,4 +230,12 @@ const PROCESSORS: EventProcessor<LambdaEvent, LambdaResult>[] = [albProcessor, h
 export function processorFor(event: unknown): EventProcessor<LambdaEvent, LambdaResult> | undefined {
   if (!isMap(event)) return undefined;
   return PROCESSORS.find((processor) => processor.accepts(event as LambdaEvent));
+}
+
+/**
+ * The reason phrase of a status, Node's own. node:http is loaded on the first event that needs one
+ * (a load balancer's): it weighs on a cold start that API Gateway's events never need it for.
+ */
+function statusText(status: number): string {
+  return process.getBuiltinModule('node:http').STATUS_CODES[status] ?? 'Unknown';
 }

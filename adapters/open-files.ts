@@ -2,7 +2,6 @@
 // more connections than it may open files gets EMFILE and resets new clients instead of refusing
 // them in order. The default connection cap is set below it.
 
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Files the process holds besides client connections: standard streams, the listening socket, Redis, the data, Node's own. */
@@ -18,6 +17,8 @@ export function openFileLimit(): number | undefined {
     // Not Linux: ask the shell, which reports the limit it inherited, the same as this process's.
   }
   try {
+    // Loaded here, off Linux only: child_process weighs on every start that never gets this far.
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
     const text = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8', timeout: 2_000 }).trim();
     return text === 'unlimited' ? Infinity : Number.isInteger(Number(text)) ? Number(text) : undefined;
   } catch {

@@ -38,8 +38,12 @@ interface ColdStart {
   processMs: number;
 }
 
-/** Imports the bundle in a fresh process and answers one event; times from inside that process. */
-function coldStart(bundle: string): Promise<ColdStart> {
+/**
+ * Imports the bundle in a fresh process and answers one event; times from inside that process.
+ * `inLambda` false leaves AWS_LAMBDA_FUNCTION_NAME unset: the import then loads the modules alone,
+ * the snapshot waiting for the first event.
+ */
+function coldStart(bundle: string, inLambda = true): Promise<ColdStart> {
   const script = `
     const t0 = performance.now();
     const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
@@ -52,7 +56,10 @@ function coldStart(bundle: string): Promise<ColdStart> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     cwd: dirname(bundle),
-    env: { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' },
+    env: {
+      PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent',
+      ...(inLambda && { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' }),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -167,18 +174,22 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
   heading(`Lambda cold start (the built bundle in a fresh node process, median of ${COLD_STARTS})`);
   const build = await buildLambda({ outDir });
   const starts: ColdStart[] = [];
+  const modulesOnly: ColdStart[] = [];
   const bare: number[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
     starts.push(await coldStart(build.bundle));
+    modulesOnly.push(await coldStart(build.bundle, false));
     bare.push(await bareNode());
   }
   const total = median(starts.map((s) => s.importMs + s.firstMs));
+  const modulesMs = median(modulesOnly.map((s) => s.importMs));
   console.log(
     table(
-      ['bundle', 'import + snapshot load ms', 'first answer ms', 'import + answer ms', `target <= ${TARGET_MS} ms`, 'process spawn to exit ms'],
+      ['bundle', 'import + snapshot load ms', 'of which modules', 'first answer ms', 'import + answer ms', `target <= ${TARGET_MS} ms`, 'process spawn to exit ms'],
       [[
         `${fileMb(build.bundleBytes)} MB + ${fileMb(build.snapshotBytes)} MB snapshot`,
         ms(median(starts.map((s) => s.importMs))),
+        ms(modulesMs),
         ms(median(starts.map((s) => s.firstMs))),
         ms(total),
         verdict(total <= TARGET_MS),
@@ -189,7 +200,8 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
   console.log(`  import + answer of each process: ${starts.map((s) => ms(s.importMs + s.firstMs)).join(', ')} ms`);
   console.log(
     '  import: the bundle\'s module and the snapshot load the handler starts as it loads (AWS_LAMBDA_FUNCTION_NAME set, as in Lambda); ' +
-      'first answer: the rest of the start (the KV store) and the first query, which decodes the data its answer shows',
+      'of which modules: the same import without AWS_LAMBDA_FUNCTION_NAME, the snapshot left to the first event; ' +
+      'first answer: the rest of the start (the KV store) and the first query, which decodes the rows its answer shows',
   );
   console.log(`  the machine now: a node process that does nothing takes ${ms(median(bare))} ms from spawn to exit (median, interleaved)`);
 }

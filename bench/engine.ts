@@ -181,7 +181,7 @@ function checkQueryPath(input: {
   geocodeQueries: { zip: string }[];
 }): string[] {
   const locOf = new Map<string, number>();
-  for (let l = 0; l < net.locationCount; l++) locOf.set(`${net.carriers[t.locCarrier[l]].id}|${t.locCode[l]}`, l);
+  for (let l = 0; l < net.locationCount; l++) locOf.set(`${net.carriers[t.locCarrier[l]].id}|${t.locCode.at(l)}`, l);
   const bad = { parse: 0, json: 0, nearby: 0, serving: 0 };
   const parses: [z.ZodType, unknown[]][] = [
     [searchQuerySchema, input.searchQueries],

@@ -230,9 +230,11 @@ try {
     [
       ids,
       ...[
-        (l: number) => t.carriers[t.locCarrier[l]].id,
+        (l: number): string | number => t.carriers[t.locCarrier[l]].id,
         (l: number) => t.carriers[t.locCarrier[l]].name,
-        ...[t.locName, t.locLine1, t.locCity, t.locState, t.locZip, t.locLat, t.locLng, t.locCode, t.locPhone].map((c) => (l: number) => c[l]),
+        ...[t.locName, t.locLine1, t.locCity, t.locState, t.locZip].map((c) => (l: number) => c.at(l)),
+        ...[t.locLat, t.locLng].map((c) => (l: number) => c[l]),
+        ...[t.locCode, t.locPhone].map((c) => (l: number) => c.at(l)),
       ].map((field) => ids.map(field)),
     ],
   );
@@ -269,7 +271,7 @@ try {
   // match are search's nearby results. The two spheres differ by 7 m (PostGIS 6,371,008.8 m, the
   // engine 3,958.8 mi = 6,371,001.7 m): a location that close to the radius may fall either way.
   const locOf = new Map<string, number>();
-  for (const l of ids) locOf.set(`${t.carriers[t.locCarrier[l]].id}|${t.locCode[l]}`, l);
+  for (const l of ids) locOf.set(`${t.carriers[t.locCarrier[l]].id}|${t.locCode.at(l)}`, l);
   // The query returning the fields must return the same rows in the same order as the one it stands beside.
   let mismatches = 0;
   let onTheEdge = 0;

@@ -10,9 +10,11 @@ import { parsedQueries } from '../engine/engine.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { engineFrom } from '../engine/engine.js';
 import type { SnapshotContent } from '../engine/snapshot-format.js';
+import { compileTimeZones } from '../data/time-zones.js';
 import { compileZipTables } from '../data/zip-tables.js';
 import { roundMiles } from '../engine/geo.js';
 import type { NetworkTable } from '../engine/snapshot-format.js';
+import { arrayColumn } from '../engine/string-column.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { readSnapshot } from '../engine/snapshot.js';
@@ -216,7 +218,8 @@ function unifiedSearch(
     for (let l = carrierLocStart[c]; l < carrierLocStart[c + 1]; l++) kd.add(itemLng[l], itemLat[l]);
     carrierIndexData.push(new Uint8Array(kd.finish().data));
   }
-  const text = new Array<string>(n).fill('Terminal');
+  const text = arrayColumn(new Array<string>(n).fill('Terminal'));
+  const none = arrayColumn([]);
   const network: NetworkTable = {
     carriers: Array.from({ length: SCALE_CARRIERS }, (_, c) => ({
       id: `scale-${String.fromCharCode(97 + c)}`, name: `Scale ${c}`, scac: 'SCAL', kind: 'freight' as const, unified: true, canReach: true,
@@ -227,15 +230,15 @@ function unifiedSearch(
     locPhone: text, locFax: text, locEmail: text, locRegion: text,
     locLat: itemLat, locLng: itemLng,
     locByZipKey: new Int32Array(0), locByZipId: new Uint32Array(0),
-    spZip: new Int32Array(0), spCarrier: new Uint8Array(0), spCity: [], spState: [], spTerminal: new Uint32Array(0),
+    spZip: new Int32Array(0), spCarrier: new Uint8Array(0), spCity: none, spState: none, spTerminal: new Uint32Array(0),
     spDirect: new Uint8Array(0), spDays: new Uint8Array(0), spAddOn: new Uint8Array(0),
-    spCutoff: new Int16Array(0), spHighCost: new Uint8Array(0), spHighCostNote: [], spInterline: [],
+    spCutoff: new Int16Array(0), spHighCost: new Uint8Array(0), spHighCostNote: none, spInterline: none,
     termSpStart: new Uint32Array(n + 1), termSp: new Uint32Array(0),
     carrierIndexData,
     unifiedIndexData: new Uint8Array(floorKd.data),
     unifiedLoc: Uint32Array.from({ length: n }, (_, i) => i),
   };
-  const engine = engineFrom({ gazetteer, network, zips: compileZipTables(network, gazetteer) });
+  const engine = engineFrom({ gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) });
   const out = new Uint32Array(n);
   const terms = new Float64Array(n);
   const points = { kd: floorKd, itemLat, itemLng };

@@ -24,7 +24,7 @@ export function rng(seed: number): RandomGenerator {
 export function contiguousZipRows(g: GazetteerTable): number[] {
   const rows: number[] = [];
   for (let i = 0; i < g.zipCodes.length; i++) {
-    const state = g.stateCodes[g.placeState[g.zipPlace[i]]];
+    const state = g.stateCodes.at(g.placeState[g.zipPlace[i]]);
     const lat = g.zipLat[i];
     const lng = g.zipLng[i];
     if (NOT_CONTIGUOUS.has(state)) continue;

@@ -10,9 +10,9 @@ import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import { DatasetError } from '../engine/errors.js';
 import { Findings, formatFinding, type Finding } from './findings.js';
-import { Gazetteer } from '../engine/gazetteer.js';
+import type { Gazetteer } from '../engine/gazetteer.js';
 import type { GazetteerTable } from '../engine/snapshot-format.js';
-import { readGazetteer } from './geonames.js';
+import { gazetteerOf, readGazetteer } from './geonames.js';
 import { datasetCheckOptionsSchema, datasetDirSchema } from './options.js';
 import { checkedOptions } from '../engine/options.js';
 import { parseWithZod } from '../engine/requests.js';
@@ -30,7 +30,7 @@ export interface DatasetCheck {
   /** The dataset, when no finding is an error. */
   dataset: Dataset | null;
   /** The ZIP gazetteer it was checked against, to compile with it without reading the file again. */
-  gazetteer: GazetteerTable;
+  gazetteer: GazetteerTable<string[]>;
 }
 
 export interface DatasetCheckOptions {
@@ -49,7 +49,7 @@ export function checkDataset(dir: string, options: DatasetCheckOptions = {}): Da
   const path = parseWithZod(datasetDirSchema, dir);
   const { zipFile, mapping } = checkedOptions(datasetCheckOptionsSchema, options);
   const gazetteer = readGazetteer(zipFile);
-  return { ...checkAgainst(path, new Gazetteer(gazetteer), mapping), gazetteer };
+  return { ...checkAgainst(path, gazetteerOf(gazetteer), mapping), gazetteer };
 }
 
 /** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */

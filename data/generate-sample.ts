@@ -10,8 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
 import { SERVICE_POINTS, TERMINALS } from './dataset-rows.js';
-import { Gazetteer } from '../engine/gazetteer.js';
-import { readGazetteer } from './geonames.js';
+import { gazetteerOf, readGazetteer } from './geonames.js';
 import { carrierEntry, SAMPLE_CARRIERS, type CarrierEntry } from './sample-carriers.js';
 import { loadWorldCities, ZipLocator } from './sample-geography.js';
 import { compareText, indexCitiesByCountry, placeSites, type SampleSources } from './sample-networks.js';
@@ -32,7 +31,7 @@ export interface SampleDataset {
 }
 
 export function buildSample(options: SampleOptions = {}): SampleDataset {
-  const gazetteer = new Gazetteer(readGazetteer(options.zipFile));
+  const gazetteer = gazetteerOf(readGazetteer(options.zipFile));
   const cities = loadWorldCities();
   const sources: SampleSources = {
     cities,

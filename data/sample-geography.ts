@@ -85,7 +85,7 @@ export class ZipLocator {
    * terminal near a border keeps the state of the city it was placed in.
    */
   siteAt(lat: number, lng: number, state: string): Site {
-    const stateId = this.gazetteer.table.stateCodes.indexOf(state);
+    const stateId = this.gazetteer.stateId(state);
     const inState = stateId < 0 ? undefined : (i: number) => this.zipStateIds[i] === stateId;
     const [zip] = around(this.index, lng, lat, 1, Infinity, inState);
     const g = this.gazetteer;

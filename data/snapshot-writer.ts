@@ -1,14 +1,15 @@
 // Writes a snapshot file (its format: engine/snapshot-format.ts): the manifest is the content as
-// JSON, each typed array and string column replaced by the Section that locates its bytes.
+// JSON, each typed array and list of strings replaced by the Section that locates its bytes.
 
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
-  HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, type Section, type SnapshotContent, type TypedArray,
+  HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
+  type TypedSection,
 } from '../engine/snapshot-format.js';
 
-export function encodeSnapshot(content: SnapshotContent): Uint8Array {
+export function encodeSnapshot(content: CompiledContent): Uint8Array {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const addChunk = (bytes: Uint8Array): number => {
@@ -23,29 +24,45 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
     return offset;
   };
   const encoder = new TextEncoder();
-  const manifest = JSON.stringify(content, function (this: unknown, _key, value) {
-    if (ArrayBuffer.isView(value)) {
-      const view = value as TypedArray;
-      const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      return { $section: 'typed', type: view.constructor.name, offset: addChunk(bytes.slice()), length: view.length } satisfies Section;
+  const typed = (view: TypedArray): TypedSection => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    return { type: view.constructor.name, offset: addChunk(bytes.slice()), length: view.length };
+  };
+  const utf8 = (strings: readonly string[]) => {
+    if (strings.some((v) => v.includes('\u0000'))) throw new Error('strings must not contain NUL');
+    const bytes = encoder.encode(strings.join('\u0000'));
+    return { offset: addChunk(bytes), bytes: bytes.byteLength };
+  };
+  const column = (rows: readonly string[]): Section => {
+    // Repetitive columns (states, cities of served points) store each distinct string once, and each
+    // row's index into them.
+    const distinct = [...new Set<string>(rows)];
+    let refs: TypedSection | undefined;
+    if (distinct.length * 2 <= rows.length) {
+      const ids = new Map(distinct.map((v, i) => [v, i]));
+      const Refs = distinct.length <= 0xffff ? Uint16Array : Uint32Array;
+      const rowRefs = new Refs(rows.length);
+      rows.forEach((v, r) => (rowRefs[r] = ids.get(v)!));
+      refs = typed(rowRefs);
     }
+    // The strings' UTF-8 back to back, and where each starts: one is then decoded alone.
+    const strings = refs ? distinct : rows;
+    const pieces = strings.map((v) => encoder.encode(v));
+    const rowOffsets = new Uint32Array(strings.length + 1);
+    pieces.forEach((piece, i) => (rowOffsets[i + 1] = rowOffsets[i] + piece.byteLength));
+    const bytes = new Uint8Array(rowOffsets[strings.length]);
+    pieces.forEach((piece, i) => bytes.set(piece, rowOffsets[i]));
+    return { $section: 'column', offset: addChunk(bytes), bytes: bytes.byteLength, length: strings.length, rowOffsets: typed(rowOffsets), ...(refs && { refs }) };
+  };
+  const columns = new Map<object, Record<string, true>>([
+    [content.gazetteer, STRING_COLUMNS.gazetteer],
+    [content.network, STRING_COLUMNS.network],
+  ]);
+  const manifest = JSON.stringify(content, function (this: object, key, value) {
+    if (columns.get(this)?.[key]) return column(value as string[]);
+    if (ArrayBuffer.isView(value)) return { $section: 'typed', ...typed(value as TypedArray) } satisfies Section;
     if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) {
-      if (value.some((v: string) => v.includes('\u0000'))) throw new Error('strings must not contain NUL');
-      const distinct = [...new Set<string>(value)];
-      if (distinct.length * 2 <= value.length) {
-        // Repetitive columns (states, cities of served points) store each string once.
-        const ids = new Map(distinct.map((v, i) => [v, i]));
-        const Refs = distinct.length <= 0xffff ? Uint16Array : Uint32Array;
-        const refs = new Refs(value.length);
-        value.forEach((v: string, i: number) => (refs[i] = ids.get(v)!));
-        const dict = encoder.encode(distinct.join('\u0000'));
-        return {
-          $section: 'strings', offset: addChunk(dict), length: distinct.length, bytes: dict.byteLength,
-          refs: { type: Refs.name, offset: addChunk(new Uint8Array(refs.buffer)), length: refs.length },
-        } satisfies Section;
-      }
-      const bytes = encoder.encode(value.join('\u0000'));
-      return { $section: 'strings', offset: addChunk(bytes), length: value.length, bytes: bytes.byteLength } satisfies Section;
+      return { $section: 'strings', ...utf8(value), length: value.length } satisfies Section;
     }
     return value;
   });
@@ -71,7 +88,7 @@ export function encodeSnapshot(content: SnapshotContent): Uint8Array {
  * Writes a snapshot file; returns its size in bytes. The bytes go to a temporary file beside it that
  * is then renamed over it, so a server (re)loading the file never reads half of one.
  */
-export function writeSnapshot(path: string, content: SnapshotContent): number {
+export function writeSnapshot(path: string, content: CompiledContent): number {
   const bytes = encodeSnapshot(content);
   mkdirSync(dirname(path), { recursive: true });
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);

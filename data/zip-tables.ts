@@ -14,11 +14,11 @@ import { LocationIndex } from '../engine/location-index.js';
 import { NO_LOCATION, type GazetteerTable, type NetworkTable, type ZipTables } from '../engine/snapshot-format.js';
 
 
-export function compileZipTables(network: NetworkTable, gazetteer: GazetteerTable): ZipTables {
+export function compileZipTables<S>(network: NetworkTable<S>, gazetteer: GazetteerTable<S>): ZipTables {
   return { ...exactMatches(network, gazetteer), nearest: nearestLocations(network, gazetteer) };
 }
 
-function exactMatches(t: NetworkTable, g: GazetteerTable): Omit<ZipTables, 'nearest'> {
+function exactMatches<S>(t: NetworkTable<S>, g: GazetteerTable<S>): Omit<ZipTables, 'nearest'> {
   const zipCount = g.zipCodes.length;
   const exactStart = new Uint32Array(zipCount + 1);
   const locs: number[] = [];
@@ -47,7 +47,7 @@ function exactMatches(t: NetworkTable, g: GazetteerTable): Omit<ZipTables, 'near
   return { exactStart, exactLoc, exactMiles };
 }
 
-function nearestLocations(network: NetworkTable, gazetteer: GazetteerTable): Uint32Array[] {
+function nearestLocations<S>(network: NetworkTable<S>, gazetteer: GazetteerTable<S>): Uint32Array[] {
   const hits = new Hits(1);
   const { zipLat, zipLng } = gazetteer;
   return network.carriers.map((carrier, c) => {

@@ -66,13 +66,13 @@ export class CarrierLookups {
         if (!regions.some((r) => r.toLowerCase() === value)) {
           throw new InvalidInputError(regions.length > 0 ? `region must be one of ${regions.join(', ')}` : `region: ${info.id} has no location with a region`);
         }
-        locs = this.filter(c, (l) => t.locRegion[l].toLowerCase() === value);
+        locs = this.filter(c, (l) => t.locRegion.at(l).toLowerCase() === value);
         break;
       }
       default:
-        locs = this.filter(c, (l) => t.locCountry[l] === value);
+        locs = this.filter(c, (l) => t.locCountry.at(l) === value);
     }
-    if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity[l]) === city);
+    if (city !== undefined && info.lookup !== 'zip') locs = locs.filter((l) => placeKey(t.locCity.at(l)) === city);
     const page = pageOf(locs, (query.page as number | undefined) ?? 1, (l) => this.shapes.record(l));
     const asked = query.city as string | undefined;
     if (locs.length > 0 || asked === undefined || cityState === undefined || this.gazetteer.findPlace(asked, cityState) >= 0) return page;
@@ -82,7 +82,7 @@ export class CarrierLookups {
   countryLocations(carrierId: string, code: string, { page = 1 }: ParsedPageQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'country');
     const country = parseInput(countryCode('code'), code);
-    const locs = this.filter(c, (l) => this.net.t.locCountry[l] === country);
+    const locs = this.filter(c, (l) => this.net.t.locCountry.at(l) === country);
     return pageOf(locs, page, (l) => this.shapes.record(l));
   }
 
@@ -113,7 +113,7 @@ export class CarrierLookups {
     const results: Record<string, LocationRecord[]> = {};
     let total = 0;
     for (const key of checkBatchList(list, field, maxPerRequest)) {
-      const locs = field === 'country_codes' ? this.filter(c, (l) => this.net.t.locCountry[l] === key) : this.servingZip(c, Number(key), undefined);
+      const locs = field === 'country_codes' ? this.filter(c, (l) => this.net.t.locCountry.at(l) === key) : this.servingZip(c, Number(key), undefined);
       results[key] = locs.map((l) => this.shapes.record(l));
       total += locs.length;
     }
@@ -137,7 +137,7 @@ export class CarrierLookups {
 
   private coverageOf(c: number, state: string | undefined, country: string | undefined): CoverageResult {
     const t = this.net.t;
-    const locs = this.filter(c, (l) => (state === undefined || this.inState(l, state)) && (country === undefined || t.locCountry[l] === country));
+    const locs = this.filter(c, (l) => (state === undefined || this.inState(l, state)) && (country === undefined || t.locCountry.at(l) === country));
     // `states` are the first-level divisions of every country (a US state, Ontario, Guerrero), keyed
     // by country and division: the same name or code can stand for divisions of two countries.
     const states = new Map<string, { state: string; country: string; locations: number; zips: Set<number> }>();
@@ -147,11 +147,11 @@ export class CarrierLookups {
     };
     const countries = new Map<string, number>();
     for (const l of locs) {
-      if (t.locState[l]) entry(t.locCountry[l], t.locState[l]).locations++;
-      countries.set(t.locCountry[l], (countries.get(t.locCountry[l]) ?? 0) + 1);
+      if (t.locState.at(l)) entry(t.locCountry.at(l), t.locState.at(l)).locations++;
+      countries.set(t.locCountry.at(l), (countries.get(t.locCountry.at(l)) ?? 0) + 1);
     }
     if (country === undefined || country === 'US') {
-      const count = (p: number) => entry('US', t.spState[p]).zips.add(t.spZip[p]);
+      const count = (p: number) => entry('US', t.spState.at(p)).zips.add(t.spZip[p]);
       // Only the rows that can count: one state's rows, or the rows of the carrier's own terminals.
       if (state !== undefined) {
         for (const p of this.net.servicePointsInState(state)) if (t.spCarrier[p] === c) count(p);
@@ -182,14 +182,14 @@ export class CarrierLookups {
       return undefined;
     };
     const servedRow = this.net.carriers[c].pointsServed ? t.spCarrier.indexOf(c) : -1;
-    const usZip = (l: number) => (t.locCountry[l] === 'US' && /^\d{5}/.test(t.locZip[l]) ? t.locZip[l].slice(0, 5) : undefined);
+    const usZip = (l: number) => (t.locCountry.at(l) === 'US' && /^\d{5}/.test(t.locZip.at(l)) ? t.locZip.at(l).slice(0, 5) : undefined);
     return {
       zip: servedRow >= 0 ? String(t.spZip[servedRow]).padStart(5, '0') : first(usZip),
-      state: first((l) => (t.locCountry[l] === 'US' && t.locState[l] ? t.locState[l] : undefined)),
-      region: first((l) => t.locRegion[l] || undefined),
+      state: first((l) => (t.locCountry.at(l) === 'US' && t.locState.at(l) ? t.locState.at(l) : undefined)),
+      region: first((l) => t.locRegion.at(l) || undefined),
       regions: this.regions(c),
-      country: first((l) => t.locCountry[l]),
-      terminalCode: servedRow >= 0 ? t.locCode[t.spTerminal[servedRow]] : first((l) => t.locCode[l]),
+      country: first((l) => t.locCountry.at(l)),
+      terminalCode: servedRow >= 0 ? t.locCode.at(t.spTerminal[servedRow]) : first((l) => t.locCode.at(l)),
     };
   }
 
@@ -200,13 +200,13 @@ export class CarrierLookups {
     if (this.net.carriers[c].pointsServed) {
       const [from, to] = this.net.servicePointRange(zipCode);
       for (let p = from; p < to; p++) {
-        if (t.spCarrier[p] === c && (cityKey === undefined || placeKey(t.spCity[p]) === cityKey)) locs.add(t.spTerminal[p]);
+        if (t.spCarrier[p] === c && (cityKey === undefined || placeKey(t.spCity.at(p)) === cityKey)) locs.add(t.spTerminal[p]);
       }
     } else {
       const [from, to] = this.net.zipLocationRange(zipCode);
       for (let k = from; k < to; k++) {
         const l = t.locByZipId[k];
-        if (t.locCarrier[l] === c && (cityKey === undefined || placeKey(t.locCity[l]) === cityKey)) locs.add(l);
+        if (t.locCarrier[l] === c && (cityKey === undefined || placeKey(t.locCity.at(l)) === cityKey)) locs.add(l);
       }
     }
     const z = this.gazetteer.zipIndexOf(zipCode);
@@ -219,7 +219,7 @@ export class CarrierLookups {
 
   private terminal(c: number, code: string): number {
     const [from, to] = this.net.carrierLocations(c);
-    for (let l = from; l < to; l++) if (this.net.t.locCode[l] === code) return l;
+    for (let l = from; l < to; l++) if (this.net.t.locCode.at(l) === code) return l;
     return -1;
   }
 
@@ -230,14 +230,14 @@ export class CarrierLookups {
    */
   private inState(l: number, state: string): boolean {
     const t = this.net.t;
-    return t.locState[l] === state && (t.locCountry[l] === 'US' || !this.gazetteer.hasState(state));
+    return t.locState.at(l) === state && (t.locCountry.at(l) === 'US' || !this.gazetteer.hasState(state));
   }
 
   private stateParam(c: number, value: string, name: string): string {
     if (!/^[A-Za-z]{2}$/.test(value)) throw new InvalidInputError(`${name} must be a 2-letter state code`);
     const state = value.toUpperCase();
     const t = this.net.t;
-    if (!this.gazetteer.hasState(state) && this.filter(c, (l) => t.locState[l] === state).length === 0) {
+    if (!this.gazetteer.hasState(state) && this.filter(c, (l) => t.locState.at(l) === state).length === 0) {
       throw new InvalidInputError(`${name} must be a US state code; "${value}" is not one`);
     }
     return state;
@@ -245,7 +245,7 @@ export class CarrierLookups {
 
   private regions(c: number): string[] {
     const t = this.net.t;
-    return [...new Set(this.filter(c, () => true).map((l) => t.locRegion[l]).filter(Boolean))].sort();
+    return [...new Set(this.filter(c, () => true).map((l) => t.locRegion.at(l)).filter(Boolean))].sort();
   }
 
   private filter(c: number, keep: (l: number) => boolean): number[] {
@@ -261,7 +261,7 @@ export class CarrierLookups {
       const t = this.net.t;
       // Fields joined by a separator no word can contain, so a word never spans two fields.
       haystack = this.filter(c, () => true).map((l) =>
-        [t.locName[l], t.locCode[l], t.locCity[l], t.locState[l], t.locZip[l]].join('\u0001').toLowerCase(),
+        [t.locName.at(l), t.locCode.at(l), t.locCity.at(l), t.locState.at(l), t.locZip.at(l)].join('\u0001').toLowerCase(),
       );
       this.haystacks.set(c, haystack);
     }

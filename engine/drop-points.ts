@@ -28,7 +28,7 @@ export class DropPoints {
       this.byCodeMap = new Map();
       for (const c of this.postal) {
         const [from, to] = this.net.carrierLocations(c);
-        for (let l = from; l < to; l++) if (!this.byCodeMap.has(this.net.t.locCode[l])) this.byCodeMap.set(this.net.t.locCode[l], l);
+        for (let l = from; l < to; l++) if (!this.byCodeMap.has(this.net.t.locCode.at(l))) this.byCodeMap.set(this.net.t.locCode.at(l), l);
       }
     }
     return this.byCodeMap;

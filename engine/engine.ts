@@ -164,7 +164,7 @@ export function engineFrom(content: SnapshotContent): Engine {
   const zipCache = new ZipCache(content.gazetteer, content.zips);
   const unified = new UnifiedQueries(gazetteer, net, zipCache, new Matcher(net, gazetteer, zipCache), shapes);
   const lookups = new CarrierLookups(gazetteer, net, shapes);
-  const schedules = new Schedules(gazetteer, net);
+  const schedules = new Schedules(gazetteer, net, content.timeZones);
   const dropPoints = new DropPoints(gazetteer, net, shapes);
   const parsed: ParsedQueries = {
     geocode: (query) => unified.geocode(query),

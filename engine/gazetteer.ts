@@ -31,18 +31,19 @@ export class Gazetteer {
   private rows: Int32Array | undefined;
 
   constructor(readonly table: GazetteerTable) {
-    table.stateCodes.forEach((code, s) => this.stateIds.set(code, s));
+    for (let s = 0; s < table.stateCodes.length; s++) this.stateIds.set(table.stateCodes.at(s), s);
   }
 
   /** Places by name key, built on the first city query: ZIP-only users never pay for it. */
   private get placesByKey(): Map<string, number[]> {
     if (!this.placesByKeyMap) {
       const map = new Map<string, number[]>();
-      this.table.placeKeys.forEach((key, p) => {
-        const list = map.get(key);
+      const { placeKeys } = this.table;
+      for (let p = 0; p < placeKeys.length; p++) {
+        const list = map.get(placeKeys.at(p));
         if (list) list.push(p);
-        else map.set(key, [p]);
-      });
+        else map.set(placeKeys.at(p), [p]);
+      }
       this.placesByKeyMap = map;
     }
     return this.placesByKeyMap;
@@ -77,11 +78,11 @@ export class Gazetteer {
   }
 
   zipCity(i: number): string {
-    return this.table.placeNames[this.table.zipPlace[i]];
+    return this.table.placeNames.at(this.table.zipPlace[i]);
   }
 
   zipState(i: number): string {
-    return this.table.stateCodes[this.table.placeState[this.table.zipPlace[i]]];
+    return this.table.stateCodes.at(this.table.placeState[this.table.zipPlace[i]]);
   }
 
   zipPlace(i: number): ResolvedPlace {
@@ -99,7 +100,7 @@ export class Gazetteer {
   }
 
   placeStateCode(p: number): string {
-    return this.table.stateCodes[this.table.placeState[p]];
+    return this.table.stateCodes.at(this.table.placeState[p]);
   }
 
   /** Place id for a city within a state, or -1. */
@@ -120,7 +121,7 @@ export class Gazetteer {
     let bestCount = -1;
     for (const p of candidates) {
       const count = t.placeZipStart[p + 1] - t.placeZipStart[p];
-      if (count > bestCount || (count === bestCount && t.stateCodes[t.placeState[p]] < t.stateCodes[t.placeState[best]])) {
+      if (count > bestCount || (count === bestCount && t.stateCodes.at(t.placeState[p]) < t.stateCodes.at(t.placeState[best]))) {
         best = p;
         bestCount = count;
       }

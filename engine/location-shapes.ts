@@ -32,21 +32,21 @@ export class LocationShapes {
     const t = this.net.t;
     const carrier = this.net.carriers[t.locCarrier[l]];
     return {
-      name: t.locName[l],
+      name: t.locName.at(l),
       carrier: carrier.id,
       address: {
-        line1: t.locLine1[l],
-        line2: t.locLine2[l],
-        city: t.locCity[l],
-        state: t.locState[l],
-        zipCode: t.locZip[l],
-        country: t.locCountry[l],
+        line1: t.locLine1.at(l),
+        line2: t.locLine2.at(l),
+        city: t.locCity.at(l),
+        state: t.locState.at(l),
+        zipCode: t.locZip.at(l),
+        country: t.locCountry.at(l),
       },
-      phone: t.locPhone[l],
-      fax: t.locFax[l],
-      email: t.locEmail[l],
+      phone: t.locPhone.at(l),
+      fax: t.locFax.at(l),
+      email: t.locEmail.at(l),
       location: { latitude: t.locLat[l], longitude: t.locLng[l] },
-      terminalCode: t.locCode[l],
+      terminalCode: t.locCode.at(l),
       scac: carrier.scac,
     };
   }
@@ -60,8 +60,8 @@ export class LocationShapes {
     const { zipLat, zipLng } = this.gazetteer.table;
     return {
       ...terminal,
-      name: `${t.spCity[p]}, ${t.spState[p]} ${zip}`,
-      address: { line1: '', line2: '', city: t.spCity[p], state: t.spState[p], zipCode: zip, country: 'US' },
+      name: `${t.spCity.at(p)}, ${t.spState.at(p)} ${zip}`,
+      address: { line1: '', line2: '', city: t.spCity.at(p), state: t.spState.at(p), zipCode: zip, country: 'US' },
       location: z < 0 ? terminal.location : { latitude: zipLat[z], longitude: zipLng[z] },
     };
   }
@@ -72,15 +72,15 @@ export class LocationShapes {
     return {
       carrier: carrier.id,
       carrierName: carrier.name,
-      name: t.locName[l],
+      name: t.locName.at(l),
       address: this.streetAddress(l),
-      city: t.locCity[l],
-      state: t.locState[l],
-      zip: t.locZip[l],
+      city: t.locCity.at(l),
+      state: t.locState.at(l),
+      zip: t.locZip.at(l),
       lat: t.locLat[l],
       lng: t.locLng[l],
-      terminalCode: t.locCode[l],
-      phone: t.locPhone[l],
+      terminalCode: t.locCode.at(l),
+      phone: t.locPhone.at(l),
       match,
       distanceMiles: roundMiles(miles),
     };
@@ -100,17 +100,17 @@ export class LocationShapes {
   nearestTerminal(l: number, miles: number): NearestTerminal {
     const t = this.net.t;
     return {
-      name: t.locName[l],
+      name: t.locName.at(l),
       address: this.streetAddress(l),
-      city: t.locCity[l],
-      state: t.locState[l],
-      zip: t.locZip[l],
+      city: t.locCity.at(l),
+      state: t.locState.at(l),
+      zip: t.locZip.at(l),
       distanceMiles: roundMiles(miles),
     };
   }
 
   private streetAddress(l: number): string {
     const { locLine1, locLine2 } = this.net.t;
-    return locLine2[l] ? `${locLine1[l]}, ${locLine2[l]}` : locLine1[l];
+    return locLine2.at(l) ? `${locLine1.at(l)}, ${locLine2.at(l)}` : locLine1.at(l);
   }
 }

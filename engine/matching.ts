@@ -137,7 +137,7 @@ export class Matcher {
     for (let k = g.placeZipStart[place.id], end = g.placeZipStart[place.id + 1]; k < end; k++) {
       this.addExactZip(g.zipCodes[g.placeZips[k]], generation, place);
     }
-    for (const l of net.locationsInCity(g.placeKeys[place.id], place.state)) this.addExactLocation(l, generation, place);
+    for (const l of net.locationsInCity(g.placeKeys.at(place.id), place.state)) this.addExactLocation(l, generation, place);
   }
 
   /** A ZIP's exact matches, compiled with their distances from its point (zip-tables.ts). */

@@ -94,7 +94,7 @@ export class Network {
     let first = -1;
     for (let p = from; p < to; p++) {
       if (t.spCarrier[p] !== c) continue;
-      if (cityKey !== undefined && placeKey(t.spCity[p]) === cityKey) return p;
+      if (cityKey !== undefined && placeKey(t.spCity.at(p)) === cityKey) return p;
       if (first < 0) first = p;
     }
     return strict && cityKey !== undefined ? -1 : first;
@@ -104,7 +104,7 @@ export class Network {
   pointAttributes(row: number): PointAttributes {
     if (row < 0) return { highCost: null, highCostNote: null, interlineScac: null };
     const t = this.t;
-    return { highCost: t.spHighCost[row] === 1, highCostNote: t.spHighCostNote[row] || null, interlineScac: t.spInterline[row] || null };
+    return { highCost: t.spHighCost[row] === 1, highCostNote: t.spHighCostNote.at(row) || null, interlineScac: t.spInterline.at(row) || null };
   }
 
   /** Locations in a ZIP: locByZipId[from .. to). */
@@ -117,17 +117,17 @@ export class Network {
    * worldwide office's province can spell a state's code (Milan, MI in Italy), never its place.
    */
   locationsInCity(cityKey: string, state: string): number[] {
-    return this.group('city', (l) => (this.t.locCountry[l] === 'US' ? `${placeKey(this.t.locCity[l])}|${this.t.locState[l]}` : '')).get(`${cityKey}|${state}`) ?? [];
+    return this.group('city', (l) => (this.t.locCountry.at(l) === 'US' ? `${placeKey(this.t.locCity.at(l))}|${this.t.locState.at(l)}` : '')).get(`${cityKey}|${state}`) ?? [];
   }
 
   /** US locations in a state. */
   locationsInState(state: string): number[] {
-    return this.group('state', (l) => (this.t.locCountry[l] === 'US' ? this.t.locState[l] : '')).get(state) ?? [];
+    return this.group('state', (l) => (this.t.locCountry.at(l) === 'US' ? this.t.locState.at(l) : '')).get(state) ?? [];
   }
 
   /** Service-point rows in a state. */
   servicePointsInState(state: string): number[] {
-    return this.group('spState', (p) => this.t.spState[p], this.t.spZip.length).get(state) ?? [];
+    return this.group('spState', (p) => this.t.spState.at(p), this.t.spZip.length).get(state) ?? [];
   }
 
   private group(name: string, keyOf: (i: number) => string, count = this.locationCount): Map<string, number[]> {

@@ -47,7 +47,7 @@ export function resolvePlace(gazetteer: Gazetteer, zips: ZipCache, params: Place
     const code = zipCodeOf(zip);
     const z = code < 0 ? -1 : zips.row(code);
     if (z >= 0) {
-      const zipState = gazetteer.table.stateCodes[zips.state(code)];
+      const zipState = gazetteer.table.stateCodes.at(zips.state(code));
       if (state !== undefined && state !== zipState) {
         throw new InvalidInputError(`zip ${zip} is in ${zipState}, not in state ${state}`);
       }
@@ -72,11 +72,11 @@ export function zipLocation(gazetteer: Gazetteer, zips: ZipCache, zip: string): 
   const code = zipCodeOf(zip);
   if (code < 0 || zips.row(code) < 0) return null;
   const { placeNames, stateCodes } = gazetteer.table;
-  return { city: placeNames[zips.place(code)], state: stateCodes[zips.state(code)], lat: zips.lat(code), lng: zips.lng(code) };
+  return { city: placeNames.at(zips.place(code)), state: stateCodes.at(zips.state(code)), lat: zips.lat(code), lng: zips.lng(code) };
 }
 
 /** The answer's `resolved` object of a place. */
 export function resolvedPlace(gazetteer: Gazetteer, place: Place): ResolvedPlace {
-  const city = place.city < 0 ? '' : gazetteer.table.placeNames[place.city];
+  const city = place.city < 0 ? '' : gazetteer.table.placeNames.at(place.city);
   return { city, state: place.state, lat: place.lat, lng: place.lng };
 }

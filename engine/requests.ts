@@ -30,10 +30,10 @@ const COUNTRY = /^[A-Za-z]{2}$/;
  * client should send (a number that arrives as text, a list that may come comma-separated): the
  * schema's own rendering is replaced, its description kept. Only zod-openapi reads `override`.
  */
-const documentedAs = (json: Record<string, unknown>) => ({
+const documentedAs = (json: Record<string, unknown> | (() => Record<string, unknown>)) => ({
   override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
     for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
-    Object.assign(jsonSchema, json);
+    Object.assign(jsonSchema, typeof json === 'function' ? json() : json);
   },
 });
 
@@ -260,10 +260,16 @@ export const countryCode = (name: string) =>
  * empty (requiredText's words), then the schema's own checks. The document shows `schema`, whose
  * rules are the ones that matter once the text is there.
  */
-const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: S) => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
-  return requiredText(name).pipe(schema).meta(documentedAs(json));
-};
+const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: S) =>
+  // Rendered when a document is made, not when this module loads: every start would pay for it.
+  requiredText(name)
+    .pipe(schema)
+    .meta(
+      documentedAs(() => {
+        const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
+        return json;
+      }),
+    );
 
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {

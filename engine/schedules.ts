@@ -4,11 +4,12 @@
 import type { Gazetteer } from './gazetteer.js';
 import { distanceMiles, roundMiles } from './geo.js';
 import { dateOfDay, dayNumber, Holidays, weekdayOf } from './holidays.js';
-import { localClock, timeZoneAt } from './local-date.js';
+import { localClock } from './local-date.js';
 import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import type { ParsedCarrierInfoQuery, ParsedServiceDaysQuery, ParsedTransitQuery } from './requests.js';
 import type { CarrierMetadataResult, ServiceDaysResult, TransitEnd, TransitInfoResult, WeekDays } from './responses.js';
+import type { TimeZoneTables } from './snapshot-format.js';
 
 const WEEK: (keyof WeekDays)[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** How far ahead service-days lists the holidays that its dates skip. */
@@ -30,6 +31,7 @@ export class Schedules {
   constructor(
     private readonly gazetteer: Gazetteer,
     private readonly net: Network,
+    private readonly zones: TimeZoneTables,
   ) {}
 
   /** The carrier's number; a carrier without schedules has none of these endpoints (not found). */
@@ -68,7 +70,7 @@ export class Schedules {
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode.at(t.spTerminal[row]),
       serviceDays,
       nextPickupDate: next,
       nextDeliveryDate: next,
@@ -131,7 +133,7 @@ export class Schedules {
       city: where.city,
       state: where.state,
       served: row >= 0,
-      terminalCode: row < 0 ? null : t.locCode[t.spTerminal[row]],
+      terminalCode: row < 0 ? null : t.locCode.at(t.spTerminal[row]),
       direct: row >= 0 && t.spDirect[row] === 1,
       addOnDays: row < 0 ? null : t.spAddOn[row],
       ...this.net.pointAttributes(row),
@@ -145,10 +147,9 @@ export class Schedules {
   private timeZone(zip: string, row: number): string | null {
     const z = this.gazetteer.zipIndex(zip);
     const t = this.net.t;
-    if (z >= 0) return timeZoneAt(this.gazetteer.table.zipLat[z], this.gazetteer.table.zipLng[z]);
+    if (z >= 0) return this.zones.names[this.zones.zip[z]];
     if (row < 0) return null;
-    const terminal = t.spTerminal[row];
-    return timeZoneAt(t.locLat[terminal], t.locLng[terminal]);
+    return this.zones.names[this.zones.location[t.spTerminal[row]]];
   }
 
   /** Today's date where a served ZIP is. */
@@ -167,7 +168,7 @@ export class Schedules {
   }
 
   private describe(zip: string, row: number): { city: string; state: string } {
-    if (row >= 0) return { city: this.net.t.spCity[row], state: this.net.t.spState[row] };
+    if (row >= 0) return { city: this.net.t.spCity.at(row), state: this.net.t.spState.at(row) };
     const z = this.gazetteer.zipIndex(zip);
     return z >= 0 ? { city: this.gazetteer.zipCity(z), state: this.gazetteer.zipState(z) } : { city: '', state: '' };
   }
@@ -175,7 +176,7 @@ export class Schedules {
   private end(row: number): TransitEnd {
     const t = this.net.t;
     const l = t.spTerminal[row];
-    return { terminalCode: t.locCode[l], name: t.locName[l], city: t.locCity[l], state: t.locState[l], addOnDays: t.spAddOn[row] };
+    return { terminalCode: t.locCode.at(l), name: t.locName.at(l), city: t.locCity.at(l), state: t.locState.at(l), addOnDays: t.spAddOn[row] };
   }
 }
 

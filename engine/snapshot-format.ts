@@ -1,13 +1,18 @@
 // The snapshot file's format, declared once: the build (data/) writes it, the engine reads it.
 // A file is a 32-byte header, a JSON manifest, then 8-byte aligned sections: typed arrays stored as
-// their bytes, string columns as NUL-joined UTF-8 (dictionary-coded when repetitive). The manifest
-// is the SnapshotContent below with each typed array and string column replaced by its Section.
+// their bytes; a table's string column as its strings' UTF-8 and where each starts (when repetitive,
+// its distinct strings and each row's index into them), so that the reader decodes one row at a
+// time; any other list of strings as NUL-joined UTF-8. The manifest is the SnapshotContent
+// below with each typed array and string column replaced by its Section.
 
 import type { CarrierInfo } from './carriers.js';
+import type { StringColumn } from './string-column.js';
+
+export type { StringColumn } from './string-column.js';
 
 export const SNAPSHOT_MAGIC = 'CLSNAP01';
 /** Raised whenever a table's layout or the file's layout changes: an older reader then refuses the file. */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 /** magic (8), version (4), manifest length (4), sections length (8, a float64), CRC-32 of the rest (4), padding (4) */
 export const HEADER_BYTES = 32;
 export const HEADER = { version: 8, manifestLength: 12, sectionsLength: 16, crc32: 24 } as const;
@@ -19,45 +24,64 @@ export const TYPED_ARRAYS: Record<string, new (buffer: ArrayBuffer, offset: numb
   Int32Array, Uint32Array, Uint8Array, Float64Array, Uint16Array, Int16Array, Float32Array,
 };
 
-/** What the manifest holds in place of a typed array or a string column; offsets from the first section. */
+/** A typed array's place in the file: its constructor's name, offset from the first section, elements. */
+export interface TypedSection {
+  type: string;
+  offset: number;
+  length: number;
+}
+
+/**
+ * What the manifest holds in place of a typed array or a list of strings; offsets from the first
+ * section. 'strings': NUL-joined UTF-8 of `length` strings. 'column': a table's string column:
+ * `length` strings' UTF-8 back to back, string i at rowOffsets[i] .. rowOffsets[i + 1]; these are
+ * the rows, or, when the column has `refs`, its distinct strings, row r being string refs[r].
+ */
 export interface Section {
-  $section: 'typed' | 'strings';
+  $section: 'typed' | 'strings' | 'column';
   /** A typed array's constructor name. */
   type?: string;
   offset: number;
-  /** Elements of a typed array; distinct strings of a string column. */
+  /** Elements of a typed array; strings of a list; rows of a column, or its distinct strings when it has refs. */
   length: number;
-  /** Bytes of a string column's UTF-8. */
+  /** Bytes of the UTF-8. */
   bytes?: number;
-  /** A dictionary-coded column: each row's index into the distinct strings. */
-  refs?: { type: string; offset: number; length: number };
+  rowOffsets?: TypedSection;
+  refs?: TypedSection;
 }
 
-/** A compiled dataset: what a snapshot file holds. */
-export interface SnapshotContent {
-  gazetteer: GazetteerTable;
-  network: NetworkTable;
+/**
+ * A compiled dataset: what a snapshot file holds. The engine reads string columns a row at a time
+ * (StringColumn); the build makes and writes them as arrays (CompiledContent).
+ */
+export interface SnapshotContent<Strings = StringColumn> {
+  gazetteer: GazetteerTable<Strings>;
+  network: NetworkTable<Strings>;
   /** What each ZIP's queries read instead of working out. */
   zips: ZipTables;
+  timeZones: TimeZoneTables;
 }
 
+/** What the build compiles and writes: the snapshot's tables with their string columns as arrays. */
+export type CompiledContent = SnapshotContent<string[]>;
+
 /** The GeoNames postal-code file as flat columns: ZIP points, and the places (city + state) and states they make up. */
-export interface GazetteerTable {
+export interface GazetteerTable<Strings = StringColumn> {
   /** 5-digit ZIPs as numbers, ascending. */
   zipCodes: Int32Array;
   zipLat: Float64Array;
   zipLng: Float64Array;
   /** Place of each ZIP. */
   zipPlace: Uint32Array;
-  placeNames: string[];
-  placeKeys: string[];
+  placeNames: Strings;
+  placeKeys: Strings;
   placeState: Uint8Array;
   placeLat: Float64Array;
   placeLng: Float64Array;
   /** ZIPs of place p are placeZips[placeZipStart[p] .. placeZipStart[p + 1]). */
   placeZipStart: Uint32Array;
   placeZips: Uint32Array;
-  stateCodes: string[];
+  stateCodes: Strings;
   stateLat: Float64Array;
   stateLng: Float64Array;
 }
@@ -69,23 +93,23 @@ export const DAY_LETTERS = 'MTWRFSU';
  * The carriers' networks as flat columns: locations numbered by carrier id, then terminal code (the
  * order ranking relies on), the points-served table sorted by ZIP, and serialized kdbush indexes.
  */
-export interface NetworkTable {
+export interface NetworkTable<Strings = StringColumn> {
   carriers: CarrierInfo[];
   /** Locations of carrier c are [carrierLocStart[c], carrierLocStart[c + 1]), sorted by terminal code. */
   carrierLocStart: Uint32Array;
   locCarrier: Uint8Array;
-  locCode: string[];
-  locName: string[];
-  locLine1: string[];
-  locLine2: string[];
-  locCity: string[];
-  locState: string[];
-  locZip: string[];
-  locCountry: string[];
-  locPhone: string[];
-  locFax: string[];
-  locEmail: string[];
-  locRegion: string[];
+  locCode: Strings;
+  locName: Strings;
+  locLine1: Strings;
+  locLine2: Strings;
+  locCity: Strings;
+  locState: Strings;
+  locZip: Strings;
+  locCountry: Strings;
+  locPhone: Strings;
+  locFax: Strings;
+  locEmail: Strings;
+  locRegion: Strings;
   locLat: Float64Array;
   locLng: Float64Array;
   /** Locations ordered by ZIP: locByZipKey ascending, locByZipId the location. US locations only. */
@@ -95,8 +119,8 @@ export interface NetworkTable {
   /** Points served, sorted by ZIP, then carrier, then city. */
   spZip: Int32Array;
   spCarrier: Uint8Array;
-  spCity: string[];
-  spState: string[];
+  spCity: Strings;
+  spState: Strings;
   /** Serving location (index into the loc* columns). */
   spTerminal: Uint32Array;
   spDirect: Uint8Array;
@@ -109,9 +133,9 @@ export interface NetworkTable {
   spCutoff: Int16Array;
   /** 1 for a high-cost point. */
   spHighCost: Uint8Array;
-  spHighCostNote: string[];
+  spHighCostNote: Strings;
   /** The interline partner's SCAC, '' for none (always for a direct point). */
-  spInterline: string[];
+  spInterline: Strings;
   /** Points served by location l: termSp[termSpStart[l] .. termSpStart[l + 1]), by ZIP. */
   termSpStart: Uint32Array;
   termSp: Uint32Array;
@@ -121,6 +145,19 @@ export interface NetworkTable {
   /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
   unifiedIndexData: Uint8Array;
   unifiedLoc: Uint32Array;
+}
+
+/**
+ * The IANA time zone of each gazetteer ZIP and each location, worked out at build time from their
+ * points: dated answers (a shipper's today, a pickup cutoff) read them.
+ */
+export interface TimeZoneTables {
+  /** Zone names, such as America/Chicago. */
+  names: string[];
+  /** Per gazetteer ZIP row, its zone's index in names. */
+  zip: Uint16Array;
+  /** Per location, its zone's index in names. */
+  location: Uint16Array;
 }
 
 /** A ZIP's entry in `nearest` when the carrier has no location at all. */
@@ -139,3 +176,18 @@ export interface ZipTables {
   /** Per carrier number, its nearest location to each ZIP row; empty for the carriers can-reach does not accept. */
   nearest: Uint32Array[];
 }
+
+/** The fields of T that are string columns. */
+type ColumnsOf<T> = { [K in keyof T]: T[K] extends StringColumn ? K : never }[keyof T];
+
+/**
+ * Which fields of each table are string columns, for the writer (the types above say it for the
+ * compiler; the Records make the two agree: a column missing here does not compile).
+ */
+export const STRING_COLUMNS: { gazetteer: Record<ColumnsOf<GazetteerTable>, true>; network: Record<ColumnsOf<NetworkTable>, true> } = {
+  gazetteer: { placeNames: true, placeKeys: true, stateCodes: true },
+  network: {
+    locCode: true, locName: true, locLine1: true, locLine2: true, locCity: true, locState: true, locZip: true, locCountry: true,
+    locPhone: true, locFax: true, locEmail: true, locRegion: true, spCity: true, spState: true, spHighCostNote: true, spInterline: true,
+  },
+};

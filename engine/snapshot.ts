@@ -1,12 +1,13 @@
 // Reads a snapshot file (its format: snapshot-format.ts). Typed arrays become views on the file's
-// buffer (no copy); string columns (split far faster than JSON.parse would) are decoded on first
-// use. A CRC-32 of everything after the header makes a damaged file fail at load rather than
-// answer from garbled tables.
+// buffer (no copy); a table's string columns stay UTF-8 in it, a row decoded when an answer first
+// needs it (string-column.ts). A CRC-32 of everything after the header makes a damaged file fail at
+// load rather than answer from garbled tables.
 
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { DatasetError } from './errors.js';
 import { HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TYPED_ARRAYS, type Section, type SnapshotContent } from './snapshot-format.js';
+import { SnapshotStrings } from './string-column.js';
 
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
 
@@ -36,57 +37,21 @@ export function decodeSnapshot(file: Uint8Array, source = 'snapshot'): SnapshotC
   }
   const typed = (section: { type?: string; offset: number; length: number }) =>
     new TYPED_ARRAYS[section.type!](bytes.buffer as ArrayBuffer, base + section.offset, section.length);
-  const strings = (section: Section) => {
-    const start = base - bytes.byteOffset + section.offset;
-    const list = decoder.decode(bytes.subarray(start, start + section.bytes!)).split('\u0000');
-    if (!section.refs) return list;
-    const refs = typed(section.refs);
-    const out = new Array<string>(refs.length);
-    for (let i = 0; i < refs.length; i++) out[i] = list[refs[i]];
-    return out;
-  };
-  // String columns are decoded on first read: a cold start pays only for the columns it uses.
-  // Their getters sit on a prototype of the object that holds them: defining accessors on the
-  // object itself would turn it into a slow dictionary-mode object for the engine's life, and every
-  // column read on the query path would pay a hash lookup.
-  const lazyColumns = new Map<object, Map<string, Section>>();
-  let content: SnapshotContent;
+  const utf8 = (section: Section) => Buffer.from(bytes.buffer, base + section.offset, section.bytes!);
+  // Lists of strings outside the tables are short (a carrier's states, say): split whole.
+  const strings = (section: Section) => utf8(section).toString('utf8').split('\u0000');
   try {
-    content = JSON.parse(manifest, function (this: Record<string, unknown>, key, value) {
-      if (value === null || typeof value !== 'object') return value;
-      if ('$section' in value) {
-        const section = value as Section;
-        if (section.$section === 'typed') return typed(section);
-        if (Array.isArray(this)) return strings(section);
-        const columns = lazyColumns.get(this) ?? new Map<string, Section>();
-        lazyColumns.set(this, columns.set(key, section));
-        return null;
-      }
-      const columns = lazyColumns.get(value);
-      return columns ? withLazyColumns(value as Record<string, unknown>, columns, strings) : value;
+    return JSON.parse(manifest, (_key, value) => {
+      if (value === null || typeof value !== 'object' || !('$section' in value)) return value;
+      const section = value as Section;
+      if (section.$section === 'typed') return typed(section);
+      if (section.$section === 'strings') return strings(section);
+      const refs = section.refs && (typed(section.refs) as Uint16Array | Uint32Array);
+      return new SnapshotStrings(utf8(section), typed(section.rowOffsets!) as Uint32Array, refs);
     }) as SnapshotContent;
   } catch {
     throw truncated();
   }
-  return content;
-}
-
-/** A copy of `owner` whose `columns` are decoded on first read, then held as its own properties. */
-function withLazyColumns(owner: Record<string, unknown>, columns: Map<string, Section>, decode: (section: Section) => string[]): object {
-  const getters: PropertyDescriptorMap = {};
-  for (const [key, section] of columns) {
-    getters[key] = {
-      enumerable: true,
-      get(this: object) {
-        const value = decode(section);
-        Object.defineProperty(this, key, { value, enumerable: true });
-        return value;
-      },
-    };
-  }
-  const object: Record<string, unknown> = Object.create(Object.create(Object.prototype, getters));
-  for (const key in owner) if (!columns.has(key)) object[key] = owner[key];
-  return object;
 }
 
 export function readSnapshot(path: string): SnapshotContent {

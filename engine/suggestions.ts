@@ -25,7 +25,7 @@ export function suggestPlaces(gazetteer: Gazetteer, city: string, state: string 
   const found: { p: number; d: number; zips: number }[] = [];
   for (let p = 0; p < t.placeKeys.length; p++) {
     if (stateId >= 0 && t.placeState[p] !== stateId) continue;
-    const other = t.placeKeys[p];
+    const other = t.placeKeys.at(p);
     // The distance is at least the difference in length: most places are ruled out without it.
     if (Math.abs(other.length - key.length) > most) continue;
     const d = distance(key, other);
@@ -33,10 +33,10 @@ export function suggestPlaces(gazetteer: Gazetteer, city: string, state: string 
   }
   found.sort(
     (a, b) =>
-      a.d - b.d || b.zips - a.zips || compareText(t.placeNames[a.p], t.placeNames[b.p]) || compareText(gazetteer.placeStateCode(a.p), gazetteer.placeStateCode(b.p)),
+      a.d - b.d || b.zips - a.zips || compareText(t.placeNames.at(a.p), t.placeNames.at(b.p)) || compareText(gazetteer.placeStateCode(a.p), gazetteer.placeStateCode(b.p)),
   );
   return found.slice(0, MAX_SUGGESTIONS).map(({ p }) => ({
-    city: t.placeNames[p],
+    city: t.placeNames.at(p),
     state: gazetteer.placeStateCode(p),
     zip: gazetteer.zipString(t.placeZips[t.placeZipStart[p]]),
   }));

@@ -2,9 +2,10 @@
 // run on a copy of the source tree as a fresh clone has it, so the build neither sees stale output
 // nor rewrites the dist/ and snapshot other test files are running from; then
 // `npm install --ignore-scripts <tarball>` into an empty project, which must work at once:
-// the library answers like this repository's engine, the engine entry loads no adapter dependency,
-// require() works, the bin runs, and the declarations of every entry type-check under both
-// module resolutions. It talks to the npm registry for the package's dependencies.
+// the library answers like this repository's engine, each entry is a bundle that reads no module
+// from node_modules (the optional peers aside) and the engine's holds no adapter code, require()
+// works, the bin runs, and the declarations of every entry type-check under both module
+// resolutions. It talks to the npm registry for the package's dependencies.
 
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,52 @@ let lambdaBuild: string;
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
 const node = (args: string[]) => run(process.execPath, args, { cwd: app });
 
+/** The installed package's bundles. */
+const bundleDir = () => join(app, 'node_modules', 'carrier-locations', 'dist', 'bundle', '');
+let recordings = 0;
+
+/**
+ * A node process of the application, and every module file it loaded: ES modules as a load hook
+ * sees them, CommonJS ones from require()'s cache at exit (a hook does not see require() on every
+ * supported Node).
+ */
+async function loadedModules(args: string[]): Promise<{ stdout: string; files: string[] }> {
+  writeFileSync(
+    join(app, 'record-hooks.mjs'),
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'export async function load(url, context, next) {',
+      "  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, `${url}\\n`);",
+      '  return next(url, context);',
+      '}',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(app, 'record.mjs'),
+    [
+      "import { appendFileSync } from 'node:fs';",
+      "import { createRequire, register } from 'node:module';",
+      "import { pathToFileURL } from 'node:url';",
+      "register('./record-hooks.mjs', import.meta.url);",
+      "process.on('exit', () => appendFileSync(process.env.LOADED_LOG, Object.keys(createRequire(import.meta.url).cache).map((f) => `${pathToFileURL(f)}\\n`).join('')));",
+    ].join('\n'),
+  );
+  const log = join(root, `loaded-${++recordings}.txt`);
+  writeFileSync(log, '');
+  const { stdout } = await run(process.execPath, ['--import', './record.mjs', ...args], { cwd: app, env: { ...process.env, LOADED_LOG: log } });
+  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  return { stdout, files: [...new Set(files)] };
+}
+
+/**
+ * What bundle files hold, by the comment esbuild writes before each module it bundles: an npm
+ * package's name, or this package's `dist/engine`, `dist/data`, `dist/adapters`.
+ */
+function bundledIn(files: string[]): Set<string> {
+  const modules = /^\/\/ (?:\S*\/)?(?:node_modules\/((?:@[^/\s]+\/)?[^/\s]+)|(dist\/(?:engine|data|adapters)))\//gm;
+  return new Set(files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(modules)].map((m) => m[1] ?? m[2]!)));
+}
+
 /** The files git tracks or would track (untracked but not ignored), copied; node_modules linked. */
 async function sourceTree(into: string): Promise<string> {
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repo, maxBuffer: 16 * 1024 * 1024 });
@@ -73,20 +120,27 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the tarball', () => {
-  it('holds the compiled code with its declarations, the sample snapshot, the map page, README, LICENSE and nothing else', () => {
+  it('holds a bundle for each entry and the bin, the declarations of every module, the sample snapshot, the map page, README, LICENSE and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    const outside = paths.filter((p) => !/^dist\/(engine|data|adapters)\/.+\.(js|d\.ts)$/.test(p));
+    const bundles = paths.filter((p) => p.startsWith('dist/bundle/'));
+    const declarations = paths.filter((p) => /^dist\/(engine|data|adapters)\/.+\.d\.ts$/.test(p));
     const mapAssets = ['countries.json', 'map.css', 'map.js', 'states.json'].map((name) => `dist/map/${name}`);
-    expect(outside).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', ...mapAssets, 'package.json']);
-    // Every module compiled from engine/, data/ and adapters/ is there, but the dev tools: the Lambda
-    // and map bundlers and the sample generator.
+    expect(paths.filter((p) => !bundles.includes(p) && !declarations.includes(p))).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', ...mapAssets, 'package.json']);
+    // What package.json names is a bundle; beside them only the worker the CLI's build starts and the
+    // chunks esbuild split off: JavaScript, no source maps, no file of the tsc output.
+    const named = [...Object.values(pkg.exports as Record<string, { default?: string }>).flatMap((e) => (e.default ? [e.default] : [])), pkg.bin['carrier-locations'], pkg.main];
+    const entries = [...new Set(named.map((p: string) => p.replace(/^\.\//, '')))];
+    expect(entries.every((e) => bundles.includes(e)), `${entries.join(', ')} in dist/bundle/`).toBe(true);
+    expect(bundles.filter((p) => !entries.includes(p) && !/^dist\/bundle\/(build-worker|[a-z-]+-[A-Z0-9]{8})\.js$/.test(p))).toEqual([]);
+    // The declarations of every module compiled from engine/, data/ and adapters/, but the dev tools:
+    // the bundlers and the sample generator.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
-        .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.js')}`);
-    const devTool = /^dist\/(adapters\/build-(lambda|map)|data\/(generate-sample|sample-.+|service-areas|us-regions))\.js$/;
+        .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.d.ts')}`);
+    const devTool = /^dist\/(adapters\/build-[a-z]+|data\/(generate-sample|sample-.+|service-areas|us-regions))\.d\.ts$/;
     const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
-    expect(paths.filter((p) => p.endsWith('.js') && !mapAssets.includes(p)).sort()).toEqual(expected.sort());
+    expect(declarations).toEqual(expected.sort());
   });
 
   it('leaves dist/ as the build made it: the Lambda bundle beside the packed code stays', () => {
@@ -134,7 +188,7 @@ describe('installed with scripts off into an empty project', () => {
     for (const peer of ['express', 'ioredis', '@aws-sdk/client-dynamodb', 'swagger-ui-dist']) expect(existsSync(join(app, 'node_modules', peer))).toBe(false);
   });
 
-  it('answers a search from the bundled snapshot, as this repository does, loading no adapter or build dependency', async () => {
+  it('answers a search from the bundled snapshot, as this repository does, reading every module from its bundles: none from node_modules, no adapter or build code', async () => {
     writeFileSync(
       join(app, 'search.mjs'),
       [
@@ -143,25 +197,45 @@ describe('installed with scripts off into an empty project', () => {
         "process.stdout.write(JSON.stringify(engine.search({ zip: '75201', radius: 50 })));",
       ].join('\n'),
     );
-    // A resolve hook that fails the run if anything imports a dependency the engine must not load.
-    writeFileSync(
-      join(app, 'forbid-hooks.mjs'),
-      [
-        "const FORBIDDEN = ['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse'];",
-        'export async function resolve(specifier, context, next) {',
-        "  if (FORBIDDEN.includes(specifier.split('/')[0])) throw new Error(`the engine entry imported ${specifier}`);",
-        '  return next(specifier, context);',
-        '}',
-      ].join('\n'),
-    );
-    writeFileSync(join(app, 'forbid.mjs'), "import { register } from 'node:module';\nregister('./forbid-hooks.mjs', import.meta.url);\n");
     const expected = JSON.stringify(createEngine().search({ zip: '75201', radius: 50 }));
     expect((await node(['search.mjs'])).stdout).toBe(expected);
-    expect((await node(['--import', './forbid.mjs', 'search.mjs'])).stdout).toBe(expected);
-    // The hook does catch an adapter entry that loads one.
-    await expect(node(['--import', './forbid.mjs', '-e', "await import('carrier-locations/http')", '--input-type=module'])).rejects.toThrow(
-      /the engine entry imported pino/,
-    );
+    const engine = await loadedModules(['search.mjs']);
+    expect(engine.stdout).toBe(expected);
+    expect(engine.files).toContain(join(bundleDir(), 'index.js'));
+    expect(engine.files.filter((f) => !f.startsWith(bundleDir()))).toEqual([join(app, 'search.mjs')]);
+    // zod and kdbush, which the engine uses, are inside the bundle; the adapters' and the build's
+    // dependencies, and their code, are in files the engine entry never loads.
+    const inside = bundledIn(engine.files);
+    expect(['zod', 'kdbush', 'dist/engine'].filter((name) => !inside.has(name))).toEqual([]);
+    expect(['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse', 'commander', 'dist/adapters', 'dist/data'].filter((name) => inside.has(name))).toEqual([]);
+  });
+
+  it.each([
+    ['carrier-locations/http', ['pino', 'zod-openapi', 'dist/adapters']],
+    ['carrier-locations/lambda', ['pino', 'dist/adapters']],
+    ['carrier-locations/build', ['csv-parse', 'dist/data']],
+  ])('%s loads its bundle and the chunks it shares, no file from node_modules, with its dependencies inside', async (entry, holds) => {
+    const script = join(app, `import-${entry.replace(/\W/g, '-')}.mjs`);
+    writeFileSync(script, `import * as entry from '${entry}';\nprocess.stdout.write(Object.keys(entry).join(','));\n`);
+    const loaded = await loadedModules([script]);
+    expect(loaded.stdout.split(',').length).toBeGreaterThan(1);
+    expect(loaded.files.filter((f) => !f.startsWith(bundleDir()))).toEqual([script]);
+    const inside = bundledIn(loaded.files);
+    expect(holds.filter((name) => !inside.has(name))).toEqual([]);
+  });
+
+  it('runs its bin from the bundle: a search loads no file from node_modules but its own package.json (its --version)', async () => {
+    // node_modules/.bin/carrier-locations links to the bin's file, which node starts by its real path.
+    const search = await loadedModules([join(app, 'node_modules', '.bin', 'carrier-locations'), 'search', '--zip', '75201', '--json']);
+    expect(search.stdout).toBe(`${JSON.stringify(createEngine().search({ zip: '75201' }))}\n`);
+    expect(search.files).toContain(join(bundleDir(), 'cli.js'));
+    expect(search.files.filter((f) => !f.startsWith(bundleDir()))).toEqual([join(bundleDir(), '..', '..', 'package.json')]);
+  });
+
+  it('records what a process loads from node_modules: ES modules imported, CommonJS ones required', async () => {
+    writeFileSync(join(app, 'load-deps.mjs'), "import 'zod';\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('pino');\n");
+    const { files } = await loadedModules(['load-deps.mjs']);
+    for (const dep of ['zod', 'pino']) expect(files.some((f) => f.startsWith(join(app, 'node_modules', dep, ''))), dep).toBe(true);
   });
 
   it("runs the README's library program", async () => {
@@ -278,16 +352,21 @@ describe('installed with scripts off into an empty project', () => {
   });
 });
 
-describe('with express installed next to it', () => {
+describe('with express and swagger-ui-dist installed next to it', () => {
   beforeAll(async () => {
-    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', '@types/express@5', '@types/aws-lambda@8', '@types/node@22'], app);
+    await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', 'express@5', 'swagger-ui-dist@5', '@types/express@5', '@types/aws-lambda@8', '@types/node@22'], app);
   }, SLOW);
 
-  it('serves the API', async () => {
+  it('serves the API, and /docs from the swagger-ui-dist the application installed', async () => {
     const child = startCli(['serve', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
     try {
-      const reply = await fetch(`${await listeningUrl(child)}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
+      const url = await listeningUrl(child);
+      const reply = await fetch(`${url}/api/locations?zip=75201`, { headers: { 'X-API-Key': 'k' } });
       expect(await reply.text()).toBe(JSON.stringify(createEngine().search({ zip: '75201' })));
+      // The bundle finds the peer from its own place in the package, as the application's node_modules hold it.
+      const script = await fetch(`${url}/docs/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toBe(readFileSync(join(app, 'node_modules', 'swagger-ui-dist', 'swagger-ui-bundle.js'), 'utf8'));
     } finally {
       child.kill('SIGTERM');
     }

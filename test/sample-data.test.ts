@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../data/generate-sample.js';
-import { Gazetteer } from '../engine/gazetteer.js';
-import { readGazetteer } from '../data/geonames.js';
+import type { Gazetteer } from '../engine/gazetteer.js';
+import { gazetteerOf, readGazetteer } from '../data/geonames.js';
 
 type Row = Record<string, string>;
 
@@ -115,7 +115,7 @@ beforeAll(async () => {
   servicePoints = readCsv(await readFile(join(dirs[0], 'service-points.csv'), 'utf8'));
   terminalsByCarrier = groupBy(terminals, 'carrier');
   pointsByCarrier = groupBy(servicePoints, 'carrier');
-  gazetteer = new Gazetteer(readGazetteer());
+  gazetteer = gazetteerOf(readGazetteer());
 }, 120_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../data/index.js';
-import type { SnapshotContent } from '../../engine/snapshot-format.js';
+import type { CompiledContent } from '../../engine/snapshot-format.js';
 import { describeError } from './errors.js';
 
 export interface BuildJob {
@@ -34,7 +34,7 @@ function build({ dataDir, zipFile, mapping, out }: BuildJob, report: (message: B
   report({ type: 'written', bytes: writeTo(out, content) });
 }
 
-function writeTo(out: string, content: SnapshotContent): number {
+function writeTo(out: string, content: CompiledContent): number {
   try {
     return writeSnapshot(out, content);
   } catch (err) {

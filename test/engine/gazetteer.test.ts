@@ -5,8 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Gazetteer } from '../../engine/gazetteer.js';
-import { readGazetteer } from '../../data/geonames.js';
+import { gazetteerOf, readGazetteer } from '../../data/geonames.js';
 import { gazetteerRow } from './geonames-rows.js';
 
 describe('Gazetteer.zipIndex', () => {
@@ -15,7 +14,7 @@ describe('Gazetteer.zipIndex', () => {
     try {
       const file = join(dir, 'US.txt');
       writeFileSync(file, [gazetteerRow('00501', 'Holtsville', 'NY', 40.8, -73.0), gazetteerRow('75201', 'Dallas', 'TX', 32.79, -96.8)].join('\n'));
-      const gazetteer = new Gazetteer(readGazetteer(file));
+      const gazetteer = gazetteerOf(readGazetteer(file));
       expect(gazetteer.zipPlace(gazetteer.zipIndex('00501')).city).toBe('Holtsville');
       expect(gazetteer.zipPlace(gazetteer.zipIndex('75201')).city).toBe('Dallas');
       for (const zip of ['501', ' 501', '0x1F5', '501.0', '00501 ', '7520١', '99999', '']) expect([zip, gazetteer.zipIndex(zip)]).toEqual([zip, -1]);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readGazetteer } from '../../data/geonames.js';
+import { gazetteerOf, readGazetteer } from '../../data/geonames.js';
 import { ZIP_CODES } from '../../engine/gazetteer.js';
 import { ZipCache } from '../../engine/zip-cache.js';
 import type { ZipTables } from '../../engine/snapshot-format.js';
@@ -30,7 +30,7 @@ describe('ZipCache', () => {
         exactLoc: Uint32Array.from([10, 11, 20, 21, 22, 23, 24, 25]),
         exactMiles: Float64Array.from([0.5, 1.5, 2, 3, 4, 5, 6, 7.25]),
       } as ZipTables;
-      const records = new ZipCache(g, zips);
+      const records = new ZipCache(gazetteerOf(g).table, zips);
       const expected = [
         { code: 501, row: 0, lat: 40.8122, lng: -73.0465, city: 'Holtsville', state: 'NY', matches: [[10, 0.5], [11, 1.5]] },
         { code: 75201, row: 1, lat: 32.7904, lng: -96.8044, city: 'Dallas', state: 'TX', matches: [] },

@@ -2,15 +2,17 @@
 // the oracle, which reads the raw dataset files (the terminals serving it and the locations in it,
 // each once, at their great-circle distance; every ZIP of the sample); each can-reach carrier's
 // nearest location against a plain scan of the compiled network, or a location tied with it (a
-// spread of ZIPs; the order among ties is pinned in tie-break.test.ts).
+// spread of ZIPs; the order among ties is pinned in tie-break.test.ts); each ZIP's and location's
+// time zone against tz-lookup itself.
 
+import tzlookup from '@photostructure/tz-lookup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnapshotContent } from '../../engine/snapshot-format.js';
+import type { CompiledContent } from '../../engine/snapshot-format.js';
 import { compileDataset } from '../../data/index.js';
 import { NO_LOCATION } from '../../engine/snapshot-format.js';
 import { haversineMiles, releaseStableSampleDir, sampleOracle, stableSampleDir, ZIP_FILE } from './oracle.js';
 
-let content: SnapshotContent;
+let content: CompiledContent;
 
 beforeAll(() => {
   content = compileDataset({ dataDir: stableSampleDir(), zipFile: ZIP_FILE });
@@ -72,5 +74,21 @@ describe('the compiled per-ZIP tables', () => {
       }
     });
     expect(wrong).toEqual([]);
+  });
+
+  it("hold each ZIP's and each location's time zone as tz-lookup gives it for the point", () => {
+    const { gazetteer: g, network: t, timeZones } = content;
+    const wrong: string[] = [];
+    for (let z = 0; z < g.zipCodes.length; z++) {
+      const zone = timeZones.names[timeZones.zip[z]];
+      if (zone !== tzlookup(g.zipLat[z], g.zipLng[z])) wrong.push(`ZIP ${g.zipCodes[z]}: ${zone}`);
+    }
+    for (let l = 0; l < t.locLat.length; l++) {
+      const zone = timeZones.names[timeZones.location[l]];
+      if (zone !== tzlookup(t.locLat[l], t.locLng[l])) wrong.push(`location ${l}: ${zone}`);
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    // The sample spans the US zones and the world's: a table of one zone would pass the above only by luck.
+    expect(new Set(timeZones.zip).size).toBeGreaterThan(5);
   });
 });

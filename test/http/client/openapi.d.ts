@@ -4065,9 +4065,9 @@ export interface operations {
                      *       "baseTransitDays": 1,
                      *       "addOnDays": 0,
                      *       "transitDays": 1,
-                     *       "shipDate": "2026-11-25",
-                     *       "pickupDate": "2026-11-25",
-                     *       "estimatedDeliveryDate": "2026-11-27",
+                     *       "shipDate": "2026-11-26",
+                     *       "pickupDate": "2026-11-27",
+                     *       "estimatedDeliveryDate": "2026-11-30",
                      *       "holidaysSkipped": [
                      *         {
                      *           "date": "2026-11-26",
@@ -13859,7 +13859,7 @@ export interface operations {
                      *         "source": "snapshot",
                      *         "name": "sample.snapshot",
                      *         "loadedAt": "2026-03-02T11:59:00.000Z",
-                     *         "snapshotVersion": 5
+                     *         "snapshotVersion": 6
                      *       },
                      *       "reload": null
                      *     }

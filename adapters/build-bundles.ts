@@ -1,0 +1,121 @@
+// Part of `npm run build`: the package's published entries as esbuild bundles in dist/bundle/, one
+// file per entry and chunks they share, with the runtime dependencies inside, so that importing the
+// package reads a few files of its own rather than walking node_modules module by module. The
+// optional peers (express, ioredis, the DynamoDB client, pino-pretty, swagger-ui-dist) stay outside,
+// loaded where the code loads them today. tsc still writes the declarations the entries' `types` name.
+//
+// `bundleForNode` is also how `npm run build:lambda` bundles the Lambda handler (build-lambda.ts).
+
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type BuildOptions } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Two levels up from dist/adapters/, one from adapters/ (when run from source). */
+export const packageRoot = existsSync(join(here, '..', 'package.json')) ? join(here, '..') : join(here, '..', '..');
+
+/**
+ * A module of this project as esbuild should read it: compiled (dist/) when this runs from dist/,
+ * the TypeScript source when run with tsx.
+ */
+export function codeFile(module: string): string {
+  const compiled = join(here, '..', `${module}.js`);
+  return existsSync(compiled) && import.meta.url.endsWith('.js') ? compiled : join(here, '..', `${module}.ts`);
+}
+
+/**
+ * Bundled CommonJS dependencies (commander, pino) call require(), which an ES module lacks. The
+ * package's bundles may themselves be bundled again into an application's CommonJS file, where
+ * import.meta is empty: that file's own __filename then anchors require().
+ */
+const REQUIRE_BANNER = [
+  "import { createRequire as __createRequire } from 'node:module';",
+  'const require = __createRequire(import.meta.url ?? __filename);',
+].join('\n');
+
+/**
+ * The Lambda folder also bundles ioredis, whose error path reads __dirname; it is never bundled again.
+ */
+const FILE_BANNER = [
+  "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+  "import { dirname as __pathDirname } from 'node:path';",
+  'const __filename = __fileURLToPath(import.meta.url);',
+  'const __dirname = __pathDirname(__filename);',
+].join('\n');
+
+export interface NodeBundle {
+  entryPoints: Record<string, string>;
+  outdir: string;
+  /** Bare specifiers left to node_modules (and their subpaths). */
+  external?: string[];
+  /** Defines __filename and __dirname in each file as CommonJS has them. */
+  fileGlobals?: boolean;
+  /**
+   * Minified code is smaller to ship; unminified, a stack trace names the package's own functions
+   * and lines. Parsing takes the same time either way (V8 pre-parses lazily).
+   */
+  minify: boolean;
+  outExtension?: BuildOptions['outExtension'];
+  chunkNames?: string;
+}
+
+/**
+ * ES modules for Node 22 with everything they import, the entries sharing chunks. Cold start is a
+ * product feature: code that only some runs reach through a dynamic import (a Redis client, the
+ * server) goes to chunks of its own that the others never read.
+ */
+export async function bundleForNode(options: NodeBundle): Promise<void> {
+  await build({
+    entryPoints: options.entryPoints,
+    outdir: options.outdir,
+    ...(options.outExtension ? { outExtension: options.outExtension } : {}),
+    chunkNames: options.chunkNames ?? '[name]-[hash]',
+    external: options.external ?? [],
+    bundle: true,
+    splitting: true,
+    minify: options.minify,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+/** Where the package's entries go (package.json's `exports` and `bin` name these files). */
+export const PACKAGE_BUNDLE_DIR = join(packageRoot, 'dist', 'bundle');
+
+/**
+ * Each published entry by its file in dist/bundle/, and the module it bundles. The build worker is
+ * the file the CLI's `build` starts as a worker thread (`./build-worker.js`, beside the code): all
+ * files of the folder are side by side, so that path holds from whichever chunk the CLI's code is in.
+ */
+export const PACKAGE_ENTRIES: Record<string, string> = {
+  index: 'engine/index',
+  build: 'data/index',
+  http: 'adapters/http/app',
+  express: 'adapters/express',
+  lambda: 'adapters/lambda',
+  cli: 'adapters/cli',
+  'build-worker': 'adapters/cli/build-worker',
+};
+
+/** The optional peers: what the application installs if it needs them, never part of a bundle. */
+export function peerDependencies(): string[] {
+  const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { peerDependencies?: Record<string, string> };
+  return Object.keys(pkg.peerDependencies ?? {});
+}
+
+/** Bundles the published entries into `outDir` (emptied first). */
+export async function buildPackageBundles(outDir = PACKAGE_BUNDLE_DIR): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
+  const entryPoints = Object.fromEntries(Object.entries(PACKAGE_ENTRIES).map(([name, module]) => [name, codeFile(module)]));
+  // Unminified: an application's stack traces then read as the package's source does.
+  await bundleForNode({ entryPoints, outdir: outDir, external: peerDependencies(), minify: false });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await buildPackageBundles();
+}
