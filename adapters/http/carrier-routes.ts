@@ -184,7 +184,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
   return routes;
 }
 
-/** The service-days example asks for a date: without one the answer follows today's date. */
+/** The schedule examples ask for a date: without one the answer, and the document showing it, would follow today's date. */
 const EXAMPLE_DATE = '2026-03-02';
 
 function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescription: string): Route[] {
@@ -212,7 +212,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       operationId: `transitInfo${suffix}`,
       tag,
       tagDescription,
-      example: () => (zip() === undefined ? undefined : { query: { origin_zip: zip()!, dest_zip: zip()! } }),
+      example: () => (zip() === undefined ? undefined : { query: { origin_zip: zip()!, dest_zip: zip()!, ship_date: EXAMPLE_DATE } }),
       summary: 'Transit days between two ZIPs, add-on days included',
       query: transitQuerySchema,
       response: res.transitInfoResultSchema,

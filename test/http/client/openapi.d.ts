@@ -4020,7 +4020,10 @@ export interface operations {
                 origin_zip: string;
                 /** @example 00501 */
                 dest_zip: string;
-                /** @description The day the freight is ready, YYYY-MM-DD, from 1970-01-01 to 2999-12-24; default today at the origin. Not a pickup day there: the next one is */
+                /**
+                 * @description The day the freight is ready, YYYY-MM-DD, from 1970-01-01 to 2999-12-24; default today at the origin. Not a pickup day there: the next one is
+                 * @example 2026-03-02
+                 */
                 ship_date?: string;
             };
             header?: never;
@@ -4065,15 +4068,10 @@ export interface operations {
                      *       "baseTransitDays": 1,
                      *       "addOnDays": 0,
                      *       "transitDays": 1,
-                     *       "shipDate": "2026-11-26",
-                     *       "pickupDate": "2026-11-27",
-                     *       "estimatedDeliveryDate": "2026-11-30",
-                     *       "holidaysSkipped": [
-                     *         {
-                     *           "date": "2026-11-26",
-                     *           "name": "Thanksgiving Day"
-                     *         }
-                     *       ]
+                     *       "shipDate": "2026-03-02",
+                     *       "pickupDate": "2026-03-02",
+                     *       "estimatedDeliveryDate": "2026-03-03",
+                     *       "holidaysSkipped": []
                      *     }
                      */
                     "application/json": components["schemas"]["TransitInfoResult"];
