@@ -161,7 +161,7 @@ export const searchQuerySchema = placeQuerySchema.extend({
   carriers: z
     .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
     // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
-    // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) are the spec's "all".
+    // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) count as "all", as the API documents it.
     .refine((value) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
       error: NO_CARRIER,
     })
@@ -297,7 +297,7 @@ const coverageFilter = z.object({
 });
 const coverageOfState = coverageFilter.extend({ state: requiredAs('state', stateText()) });
 
-/** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as the spec has it). */
+/** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as docs/http-api.md has it). */
 export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {
   return carrier.lookup === 'zip' && carrier.pointsServed ? coverageOfState : coverageFilter;
 }

@@ -22,8 +22,8 @@ const normalizedLocationSchema = z
     zip: z.string(),
     lat: z.number(),
     lng: z.number(),
-    terminalCode: z.string().meta({ description: "The carrier's code of the location (beyond the spec's fields: no second call needed)" }),
-    phone: z.string().meta({ description: "The location's phone (beyond the spec's fields)" }),
+    terminalCode: z.string().meta({ description: "The carrier's code of the location: the carrier's own endpoints answer by it, no second call needed" }),
+    phone: z.string().meta({ description: "The location's phone" }),
     match: z.enum(['exact', 'nearby']),
     distanceMiles: z.number(),
   })

@@ -84,7 +84,7 @@ const PUBLIC_PATH = /^\/(api\/health|openapi\.json|docs|docs\/.*|map|map\/.*)$/;
 
 /**
  * The route table of an engine: the unified endpoints, then the drop points and each carrier's own
- * (the health report lists its probes in this order, as the spec does), then the carriers' networks.
+ * (the health report lists its probes in this order, as docs/http-api.md does), then the carriers' networks.
  */
 export function buildRoutes(engine: Engine): Route[] {
   return [

@@ -1,5 +1,5 @@
 // Request bodies: a size cap and JSON parsing with messages a client can act on. Oversized bodies
-// are a 400, like any other invalid body: the spec's error table has no 413 and clients already
+// are a 400, like any other invalid body: the API's error table (docs/http-api.md) has no 413 and clients already
 // handle 400 `{ error }`.
 
 import { InvalidInputError } from '../../engine/errors.js';

@@ -32,7 +32,7 @@ export const BATCH_DESCRIPTION =
   `Each key's plan has its own limit of entries a request (${PLAN_LIMITS}); the document's maxItems is the largest plan's. ` +
   `Entries must be unique; a request over its plan's limit is a 400 naming the first entry past it.`;
 
-/** The spec's probe labels call the country-code lookup's parameter `country`. */
+/** The health report's probe labels call the country-code lookup's parameter `country`. */
 const probeParam = (carrier: Carrier) => (carrier.lookup === 'country_code' ? 'country' : carrier.lookup);
 
 export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {

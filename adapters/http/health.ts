@@ -1,8 +1,8 @@
 // GET /api/health: runs the real route handlers in-process (no key, no quota) for every served
-// endpoint family the spec's probe list names, then writes and reads back a key in the KV store.
+// endpoint family the health report's probe list names, then writes and reads back a key in the KV store.
 // Each probe asks with values taken from the loaded data, so it passes only when its handler
 // answers with a body: an error of any kind (a 400 included) means the endpoint is broken.
-// Endpoints the spec names only in that list but that are not served (/api/article/:num, ...) get
+// Endpoints named in that list but not served (/api/article/:num, ...) get
 // no probe: a probe of a 404 would only ever report a failure that is
 // by design, and make the report permanently "degraded".
 // It needs no key, so anyone can call it as often as they like: callers at the same time share one

@@ -935,9 +935,9 @@ export interface components {
             zip: string;
             lat: number;
             lng: number;
-            /** @description The carrier's code of the location (beyond the spec's fields: no second call needed) */
+            /** @description The carrier's code of the location: the carrier's own endpoints answer by it, no second call needed */
             terminalCode: string;
-            /** @description The location's phone (beyond the spec's fields) */
+            /** @description The location's phone */
             phone: string;
             /** @enum {string} */
             match: "exact" | "nearby";
