@@ -74,9 +74,14 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     }
   }
 
-  /** Submits a form and waits for the page to show the outcome: a status with a count, or an error. */
+  /**
+   * Submits a form and waits for the page to show the outcome: a status with a count, or an error.
+   * The previous outcome is cleared first: an error still shown from the last submit would
+   * otherwise pass the wait before this one's answer comes.
+   */
   async function submit(page: Page, form: string): Promise<void> {
     await page.$eval('#status', (status) => (status.textContent = ''));
+    await page.$eval('#error', (error) => ((error as HTMLElement).hidden = true));
     await page.click(`${form} button[type=submit]`);
     await page.waitForFunction(
       () => /\d+ locations?/.test(document.getElementById('status')!.textContent ?? '') || !document.getElementById('error')!.hidden,
