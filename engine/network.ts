@@ -16,7 +16,6 @@ const UNIFIED_LEAF_SIZE = 16;
 
 export class Network {
   readonly carriers: readonly Carrier[];
-  readonly carrierIndex: LocationIndex[];
   /** One index over the locations of every unified carrier: one walk answers them all. */
   readonly unifiedIndex: LocationIndex;
   private readonly carrierIds = new Map<string, number>();
@@ -30,6 +29,7 @@ export class Network {
    * process answering only those (a Lambda cold start) never pays for it.
    */
   private runs: Uint32Array | undefined;
+  private carrierIndexes: LocationIndex[] | undefined;
 
   constructor(
     readonly t: NetworkTable,
@@ -40,8 +40,15 @@ export class Network {
     for (let p = 0; p < t.spCarrier.length; p++) pointCount[t.spCarrier[p]]++;
     this.carriers = Object.freeze(t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 })));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
-    this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
+  }
+
+  /**
+   * Each carrier's own index, made on first use: the unified queries walk the unified index, so a
+   * snapshot read lazily reads these only for a per-carrier query.
+   */
+  get carrierIndex(): readonly LocationIndex[] {
+    return (this.carrierIndexes ??= this.t.carrierIndexData.map((data, c) => new LocationIndex(data, this.t.carrierLocStart[c])));
   }
 
   get zipRuns(): Uint32Array {
