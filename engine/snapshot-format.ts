@@ -150,7 +150,7 @@ export interface NetworkTable<Strings = StringColumn> {
 
   /** kdbush data of each carrier's locations (item i = location carrierLocStart[c] + i). */
   carrierIndexData: Uint8Array[];
-  /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
+  /** kdbush data over the locations of every unified carrier, of node size UNIFIED_INDEX_NODE_SIZE; item i = location unifiedLoc[i]. */
   unifiedIndexData: Uint8Array;
   unifiedLoc: Uint32Array;
 }
@@ -167,6 +167,12 @@ export interface TimeZoneTables {
   /** Per location, its zone's index in names. */
   location: Uint16Array;
 }
+
+/**
+ * The unified index's leaves: every unified query walks it, and a radius walk scans whole leaves;
+ * kdbush's default of 64 points is several times the hits of a query on a small, busy index.
+ */
+export const UNIFIED_INDEX_NODE_SIZE = 16;
 
 /** A ZIP's entry in `nearest` when the carrier has no location at all. */
 export const NO_LOCATION = 0xffffffff;
