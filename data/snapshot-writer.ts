@@ -5,7 +5,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
-  HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
+  COLUMN_BLOCK_BITS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
   type TypedSection,
 } from '../engine/snapshot-format.js';
 
@@ -56,7 +56,10 @@ export function encodeSnapshot(content: CompiledContent): Uint8Array {
     pieces.forEach((piece, i) => (rowOffsets[i + 1] = rowOffsets[i] + piece.byteLength));
     const bytes = new Uint8Array(rowOffsets[strings.length]);
     pieces.forEach((piece, i) => bytes.set(piece, rowOffsets[i]));
-    return { $section: 'column', ...addChunk(bytes), bytes: bytes.byteLength, length: strings.length, rowOffsets: typed(rowOffsets), ...(refs && { refs }) };
+    return {
+      $section: 'column', ...addChunk(bytes), bytes: bytes.byteLength, length: strings.length, rowOffsets: typed(rowOffsets),
+      ...(refs ? { refs } : { blockCrcs: typed(blockCrcs(bytes, rowOffsets)) }),
+    };
   };
   const columns = new Map<object, Record<string, true>>([
     [content.gazetteer, STRING_COLUMNS.gazetteer],
@@ -88,6 +91,20 @@ export function encodeSnapshot(content: CompiledContent): Uint8Array {
   // the manifest, with its padding.
   header.setUint32(HEADER.crc32, crc32(out.subarray(HEADER_BYTES, HEADER_BYTES + manifestPadded)), true);
   return out;
+}
+
+/** Per block of a column's strings, the CRC-32 of its offsets (the next block's first included) and its UTF-8. */
+function blockCrcs(utf8: Uint8Array, rowOffsets: Uint32Array): Uint32Array {
+  const strings = rowOffsets.length - 1;
+  const rows = 1 << COLUMN_BLOCK_BITS;
+  const crcs = new Uint32Array(Math.ceil(strings / rows));
+  for (let b = 0; b < crcs.length; b++) {
+    const first = b * rows;
+    const end = Math.min(first + rows, strings);
+    const offsets = rowOffsets.subarray(first, end + 1);
+    crcs[b] = crc32(utf8.subarray(rowOffsets[first], rowOffsets[end]), crc32(new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength)));
+  }
+  return crcs;
 }
 
 /**

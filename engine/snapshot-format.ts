@@ -37,11 +37,17 @@ export interface TypedSection {
   crc32: number;
 }
 
+/** A string column's strings come in blocks of 2^COLUMN_BLOCK_BITS, each checked (and read lazily) alone. */
+export const COLUMN_BLOCK_BITS = 10;
+
 /**
  * What the manifest holds in place of a typed array or a list of strings; offsets from the first
  * section. 'strings': NUL-joined UTF-8 of `length` strings. 'column': a table's string column:
  * `length` strings' UTF-8 back to back, string i at rowOffsets[i] .. rowOffsets[i + 1]; these are
  * the rows, or, when the column has `refs`, its distinct strings, row r being string refs[r].
+ * A column without refs has `blockCrcs`: per block b of strings (b * 2^COLUMN_BLOCK_BITS to e, at
+ * most that many), the CRC-32 of rowOffsets[b * 2^COLUMN_BLOCK_BITS .. e] (inclusive, as stored)
+ * followed by those strings' UTF-8, so that a reader can read and check one block alone.
  */
 export interface Section {
   $section: 'typed' | 'strings' | 'column';
@@ -56,6 +62,7 @@ export interface Section {
   crc32: number;
   rowOffsets?: TypedSection;
   refs?: TypedSection;
+  blockCrcs?: TypedSection;
 }
 
 /**
