@@ -33,11 +33,12 @@ export class Network {
     /** Exact matches and nearest locations of each gazetteer ZIP row. */
     readonly zips: ZipTables,
   ) {
-    const pointCount = new Uint32Array(t.carriers.length);
-    // Read once: a lazily read table's fields are getters, and this loop runs before any is optimized.
-    const { spCarrier } = t;
-    for (let p = 0; p < spCarrier.length; p++) pointCount[spCarrier[p]]++;
-    this.carriers = Object.freeze(t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 })));
+    // Every point is listed under its serving terminal, one of its carrier's locations, which are
+    // numbered by carrier: a carrier's points are those listed under its range of locations (a
+    // count of the points-served table would be a loop over every point at each start).
+    const { termSpStart, carrierLocStart } = t;
+    const pointsServed = (c: number) => termSpStart[carrierLocStart[c + 1]] > termSpStart[carrierLocStart[c]];
+    this.carriers = Object.freeze(t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointsServed(i) })));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
     this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
   }

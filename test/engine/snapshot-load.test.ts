@@ -80,6 +80,13 @@ describe('a lazily read snapshot', () => {
     }
   });
 
+  it("says which carriers serve points, as the build's points-served table has them", () => {
+    const withPoints = new Set(compiled.network.spCarrier);
+    const carriers = createEngine({ snapshot: file }).carriers;
+    expect(carriers.some((c) => c.pointsServed) && carriers.some((c) => !c.pointsServed)).toBe(true);
+    for (const [c, carrier] of carriers.entries()) expect(carrier.pointsServed, carrier.id).toBe(withPoints.has(c));
+  });
+
   it('keeps its file open while a section or block of strings is unread, and closes it once every one is read', () => {
     const before = openFiles();
     const lazy = readSnapshot(file, 'lazy') as unknown as Record<string, Record<string, unknown>>;
