@@ -102,12 +102,12 @@ function startServer(kind: string): Promise<Server> {
   });
 }
 
-/** CPU seconds a process has used, all its threads (Linux); undefined elsewhere. */
-function cpuSeconds(pid: number): number | undefined {
+/** CPU seconds a process has used, all its threads, in user space and in the kernel (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number): { user: number; kernel: number } | undefined {
   try {
     // Fields after the command name: state is the 3rd field of the line, utime the 14th, stime the 15th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { user: Number(fields[11]) / CLOCK_TICKS, kernel: Number(fields[12]) / CLOCK_TICKS };
   } catch {
     return undefined;
   }
@@ -123,6 +123,8 @@ interface Run {
   p99: number;
   /** Server CPU time per request answered, microseconds. */
   cpuUs: number;
+  /** Of it, the kernel's (system time): the socket writes and reads, waking the load generator. */
+  kernelUs: number;
   /** Server CPU time / wall time. */
   busy: number;
   non2xx: number;
@@ -134,13 +136,16 @@ async function load(generator: LoadGenerator, name: string, server: Server, seco
   const started = performance.now();
   const result = await generator.run({ url: server.url, connections: CONNECTIONS, seconds, key: 'bench-key' });
   const wall = (performance.now() - started) / 1000;
-  const cpu = cpuBefore === undefined ? NaN : cpuSeconds(server.child.pid!)! - cpuBefore;
+  const cpuAfter = cpuBefore === undefined ? undefined : cpuSeconds(server.child.pid!)!;
+  const kernel = cpuAfter === undefined ? NaN : cpuAfter.kernel - cpuBefore!.kernel;
+  const cpu = cpuAfter === undefined ? NaN : cpuAfter.user - cpuBefore!.user + kernel;
   return {
     name,
     rps: result.rps,
     p50: result.p50,
     p99: result.p99,
     cpuUs: (cpu / result.requests) * 1e6,
+    kernelUs: (kernel / result.requests) * 1e6,
     busy: cpu / wall,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -159,6 +164,7 @@ async function measureGroup(generator: LoadGenerator, group: [kind: string, name
     return rounds.map((runs) => ({
       ...[...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1],
       cpuUs: median(runs.map((r) => r.cpuUs)),
+      kernelUs: median(runs.map((r) => r.kernelUs)),
     }));
   } finally {
     for (const s of servers) s.child.kill();
@@ -206,8 +212,8 @@ try {
   ];
   console.log(
     table(
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'busy', 'non-2xx', 'errors'],
-      runs.map((r) => [r.name, int(r.rps), ms(r.p50), ms(r.p99), us(r.cpuUs), `${Math.round(r.busy * 100)}%`, int(r.non2xx), int(r.errors)]),
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'of it, kernel', 'busy', 'non-2xx', 'errors'],
+      runs.map((r) => [r.name, int(r.rps), ms(r.p50), ms(r.p99), us(r.cpuUs), us(r.kernelUs), `${Math.round(r.busy * 100)}%`, int(r.non2xx), int(r.errors)]),
     ),
   );
   const [ex, exCeiling, node, nodeCeiling, nodeWritten] = runs;
