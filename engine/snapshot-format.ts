@@ -8,9 +8,12 @@
 // a section alone, when a query first needs it.
 
 import type { CarrierInfo } from './carriers.js';
-import type { StringColumn } from './string-column.js';
 
-export type { StringColumn } from './string-column.js';
+/** The strings of a table column: `at(row)` for 0 <= row < length (string-column.ts reads a snapshot's). */
+export interface StringColumn {
+  readonly length: number;
+  at(row: number): string;
+}
 
 export const SNAPSHOT_MAGIC = 'CLSNAP01';
 /** Raised whenever a table's layout or the file's layout changes: an older reader then refuses the file. */

@@ -3,13 +3,7 @@
 // rows it answers with, not for every row of every column it touches. A lazily read snapshot reads
 // a column's bytes a block of rows at a time, too.
 
-import { COLUMN_BLOCK_BITS } from './snapshot-format.js';
-
-/** The strings of a table column: `at(row)` for 0 <= row < length. */
-export interface StringColumn {
-  readonly length: number;
-  at(row: number): string;
-}
+import { COLUMN_BLOCK_BITS, type StringColumn } from './snapshot-format.js';
 
 const BLOCK_ROWS = 1 << COLUMN_BLOCK_BITS;
 const BLOCK_MASK = BLOCK_ROWS - 1;
