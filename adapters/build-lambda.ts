@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
-import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
+import { DOCS_ASSETS } from './http/docs.js';
+import { swaggerUiDir } from './http/swagger-ui.js';
 
 /** Where the bundle goes by default, and where deploy/template.yaml takes the function's code from. */
 export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');

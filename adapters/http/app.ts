@@ -7,15 +7,15 @@ import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
 import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
-import { createDocs } from './docs.js';
+import type { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
 import { createCors } from './cors.js';
 import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
 import type { ApiKeyRecord, KeyRing } from './keys.js';
+import { swaggerUiDir } from './swagger-ui.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
 import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
@@ -99,12 +99,14 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger, data, reloads);
-  const docs = createDocs();
+  // The document and the /docs page are code (zod-openapi among it) that a start should not load:
+  // each is imported on its first request, and a bundle keeps it in a chunk of its own.
+  let docs: Promise<ReturnType<typeof createDocs>> | undefined;
   const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
   const cors = createCors(corsOrigins);
   // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
-  let openapi: SharedBody | undefined;
+  let openapi: Promise<SharedBody> | undefined;
   // A report is served many times over (see health.ts): serialized once.
   let healthText: { report: HealthReport; text: SharedBody } | undefined;
 
@@ -117,11 +119,24 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       return { status: report.status === 'unhealthy' ? 503 : 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Age: String(age) }, ...healthText.text };
     }
     if (path === '/openapi.json') {
-      openapi ??= sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)));
-      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...openapi };
+      if (!openapi) {
+        const made = import('./openapi.js').then(({ buildOpenApiDocument }) => sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION))));
+        // A build that failed is not kept: the next request tries again.
+        made.catch(() => {
+          if (openapi === made) openapi = undefined;
+        });
+        openapi = made;
+      }
+      const document = await openapi;
+      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...document };
     }
     // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
-    return docs(req.path, req.headers) ?? mapPage(req.path);
+    if (req.path === '/docs' || req.path.startsWith('/docs/')) {
+      docs ??= import('./docs.js').then(({ createDocs }) => createDocs(swaggerUiDir()));
+      const page = (await docs)(req.path, req.headers);
+      if (page) return page;
+    }
+    return mapPage(req.path);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
