@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
-import { DOCS_ASSETS } from './http/docs.js';
-import { swaggerUiDir } from './http/swagger-ui.js';
+import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
 
 /** Where the bundle goes by default, and where deploy/template.yaml takes the function's code from. */
 export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');
@@ -32,10 +31,10 @@ export async function buildLambda(
   // What only some containers use (the Redis client, loaded by a dynamic import when REDIS_URL is
   // set; the DynamoDB client, when DYNAMODB_TABLE is) goes to chunks of its own. The DynamoDB client
   // is bundled, not left to the copy of SDK v3 that Lambda's Node runtime carries: the folder then
-  // runs the very version it was tested with, on Lambda and off it. The OpenAPI document and the
-  // /docs page are chunks too, loaded on their first request. A module that code in such a chunk
-  // imports moves to a shared chunk in chunks/: engine/package-files.ts, which finds the snapshot and
-  // the assets beside the code that runs, must stay imported by the start's code alone.
+  // runs the very version it was tested with, on Lambda and off it. The OpenAPI document is a
+  // chunk too, loaded on its first request. A module that code in such a chunk imports moves to a
+  // shared chunk in chunks/: engine/package-files.ts, which finds the snapshot and the assets beside
+  // the code that runs, must stay imported by the start's code alone.
   await bundleForNode({
     entryPoints: { index: codeFile('adapters/lambda') },
     outdir: outDir,

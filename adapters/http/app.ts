@@ -7,14 +7,13 @@ import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
 import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
-import type { createDocs } from './docs.js';
+import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
 import { createErrorLog } from './error-log.js';
 import { createCors } from './cors.js';
 import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
 import type { ApiKeyRecord, KeyRing } from './keys.js';
-import { swaggerUiDir } from './swagger-ui.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
 import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
@@ -99,13 +98,12 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const routes = buildRoutes(engine);
   const matcher = new RouteMatcher(routes);
   const health = createHealthCheck(routes, kv, logger, data, reloads);
-  // The document and the /docs page are code (zod-openapi among it) that a start should not load:
-  // each is imported on its first request, and a bundle keeps it in a chunk of its own.
-  let docs: Promise<ReturnType<typeof createDocs>> | undefined;
+  const docs = createDocs();
   const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
   const cors = createCors(corsOrigins);
-  // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
+  // Built on first request: generating it takes milliseconds a Lambda cold start should not pay, and
+  // its code (zod-openapi, the response schemas) is imported then: a bundle keeps it in a chunk of its own.
   let openapi: Promise<SharedBody> | undefined;
   // A report is served many times over (see health.ts): serialized once.
   let healthText: { report: HealthReport; text: SharedBody } | undefined;
@@ -131,12 +129,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...document };
     }
     // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
-    if (req.path === '/docs' || req.path.startsWith('/docs/')) {
-      docs ??= import('./docs.js').then(({ createDocs }) => createDocs(swaggerUiDir()));
-      const page = (await docs)(req.path, req.headers);
-      if (page) return page;
-    }
-    return mapPage(req.path);
+    return docs(req.path, req.headers) ?? mapPage(req.path);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {

@@ -2,10 +2,11 @@
 // (or from the copy the Lambda bundle carries), so the page needs no CDN. All URLs in the page are
 // relative, so it keeps working when the API is mounted under a prefix (`app.use('/carriers', ...)`).
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
+import { besideCode, packageRequire } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
 import { htmlPage } from './html.js';
 import { sharedBody, type HttpResponse, type SharedBody } from './request.js';
@@ -42,6 +43,17 @@ function page(prefix: string, specUrl: string): string {
 `;
 }
 
+/** Beside the Lambda bundle when it carries a copy, else the installed package. */
+export function swaggerUiDir(): string | null {
+  const beside = besideCode('./swagger-ui/');
+  if (existsSync(join(beside, 'swagger-ui-bundle.js'))) return beside;
+  try {
+    return dirname(packageRequire.resolve('swagger-ui-dist/package.json'));
+  } catch {
+    return null;
+  }
+}
+
 export const DOCS_ASSETS = Object.keys(ASSETS);
 
 const notInstalled = (): HttpResponse =>
@@ -52,13 +64,12 @@ const takesGzip = (headers: Record<string, string | undefined>) =>
   new Negotiator({ headers }).encoding(['gzip', 'identity']) === 'gzip';
 
 /**
- * Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored) from the Swagger UI
- * files in `dir` (swagger-ui.ts finds them); null for any other path.
+ * Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path.
  * The assets go gzipped to a client that takes it (every browser): the script is 1.7 MB as text and
  * about 0.5 MB compressed, which also keeps it under the 1 MB a load balancer takes from a Lambda.
  */
 export function createDocs(
-  dir: string | null,
+  dir: string | null = swaggerUiDir(),
 ): (path: string, headers?: Record<string, string | undefined>) => HttpResponse | null {
   // swagger-ui-dist is an optional peer of the package: without it, say so rather than serve a page
   // whose script and styles are missing.
