@@ -3,7 +3,7 @@
 // Lambda handler differ only in how requests reach the core.
 
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { createEngine } from '../engine/index.js';
+import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
@@ -56,7 +56,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
   if (!source && config.production) throw new ConfigError(SAMPLE_IN_PRODUCTION);
-  const load = () => loadEngine(config, options.compile, options.defaultSnapshot);
+  // A server reads and checks the whole snapshot before it answers (or swaps in a reload): a damaged
+  // file fails the start, not a query. A Lambda instance reads each table when a query first needs it:
+  // its cold start is part of its first answer's latency.
+  const load = () => loadEngine(config, options.compile, options.defaultSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source || SAMPLE }, 'loading data');
   const engine = load();
@@ -117,13 +120,13 @@ export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'
 }
 
 /** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
-export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, compile: Compile | undefined, defaultSnapshot?: string): Engine {
-  if (config.snapshotPath) return createEngine({ snapshot: config.snapshotPath });
+export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, compile: Compile | undefined, defaultSnapshot?: string, load: SnapshotLoad = 'eager'): Engine {
+  if (config.snapshotPath) return createEngine({ snapshot: config.snapshotPath, load });
   if (config.dataDir) {
     if (!compile) throw new Error('DATA_DIR is not read here: compile the folder with `carrier-locations build <dir> --out <file>` and set SNAPSHOT_PATH');
     return compile({ dataDir: config.dataDir });
   }
-  return createEngine(defaultSnapshot ? { snapshot: defaultSnapshot } : {});
+  return createEngine({ snapshot: defaultSnapshot, load });
 }
 
 /**

@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { engineFrom, type Engine } from '../engine/engine.js';
 import { checkedOptions } from '../engine/options.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
-import { readSnapshot } from '../engine/snapshot.js';
-import { decodeSnapshot } from '../engine/snapshot.js';
+import { decodeSnapshot, readSnapshot, type SnapshotLoad } from '../engine/snapshot.js';
 import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.js';
 import { readDataset, type Dataset } from './dataset.js';
 import { gazetteerOf, readGazetteer } from './geonames.js';
@@ -55,6 +54,8 @@ export interface BuildEngineOptions {
   zipFile?: string | undefined;
   /** A compiled snapshot file; fastest start. */
   snapshot?: string | undefined;
+  /** How a snapshot file is read (the runtime's EngineOptions.load); a dataset compiled now is in memory. */
+  load?: SnapshotLoad | undefined;
 }
 
 /**
@@ -63,11 +64,11 @@ export interface BuildEngineOptions {
  * has not built its snapshot yet).
  */
 export function createEngine(options: BuildEngineOptions = {}): Engine {
-  const { snapshot, dataDir, zipFile } = checkedOptions(buildEngineOptionsSchema, options);
-  if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot));
+  const { snapshot, dataDir, zipFile, load = 'lazy' } = checkedOptions(buildEngineOptionsSchema, options);
+  if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot, load));
   if (dataDir !== undefined || zipFile !== undefined) return compiledEngine({ dataDir, zipFile });
   const sample = sampleSnapshot();
-  if (sample !== null) return engineFrom(readSnapshot(sample));
+  if (sample !== null) return engineFrom(readSnapshot(sample, load));
   if (existsSync(SAMPLE_DATA_DIR)) return compiledEngine({});
   throw missingSampleSnapshot();
 }

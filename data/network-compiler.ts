@@ -4,7 +4,7 @@
 
 import KDBush from 'kdbush';
 import { compareText } from '../engine/ranking.js';
-import { DAY_LETTERS, type NetworkTable } from '../engine/snapshot-format.js';
+import { DAY_LETTERS, UNIFIED_INDEX_NODE_SIZE, type NetworkTable } from '../engine/snapshot-format.js';
 import type { Dataset } from './dataset.js';
 import { terminalKey, usZipCode } from './dataset-rows.js';
 
@@ -51,7 +51,7 @@ export function compileNetwork(dataset: Dataset): NetworkTable<string[]> {
   const unifiedLoc = Uint32Array.from(
     [...locLat.keys()].filter((i) => carriers[carrierOf(carrierLocStart, i)].unified),
   );
-  const unifiedIndexData = buildIndex(0, unifiedLoc.length, (i) => unifiedLoc[i], locLng, locLat);
+  const unifiedIndexData = buildIndex(0, unifiedLoc.length, (i) => unifiedLoc[i], locLng, locLat, UNIFIED_INDEX_NODE_SIZE);
 
   return {
     carriers,
@@ -111,8 +111,9 @@ function buildIndex(
   locationOf: (i: number) => number,
   lng: Float64Array,
   lat: Float64Array,
+  nodeSize?: number,
 ): Uint8Array {
-  const index = new KDBush(Math.max(0, to - from));
+  const index = new KDBush(Math.max(0, to - from), nodeSize);
   for (let i = from; i < to; i++) index.add(lng[locationOf(i)], lat[locationOf(i)]);
   index.finish();
   return new Uint8Array(index.data as ArrayBuffer);

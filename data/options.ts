@@ -1,9 +1,9 @@
 // The build's options, checked as the engine's are (engine/options.ts).
 
 import * as z from 'zod';
-import { optionsObject, pathOption } from '../engine/options.js';
+import { loadOption, optionsObject, pathOption } from '../engine/options.js';
 
-export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot') });
+export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot'), load: loadOption });
 
 export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile'), mapping: pathOption('mapping') });
 

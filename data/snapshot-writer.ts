@@ -5,33 +5,37 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
-  HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
+  COLUMN_BLOCK_BITS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
   type TypedSection,
 } from '../engine/snapshot-format.js';
 
 export function encodeSnapshot(content: CompiledContent): Uint8Array {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const addChunk = (bytes: Uint8Array): number => {
+  /** Places bytes at the next aligned offset; their CRC-32 covers the padding after them too. */
+  const addChunk = (bytes: Uint8Array): { offset: number; crc32: number } => {
     const offset = size;
     chunks.push(bytes);
     size += bytes.byteLength;
     const pad = (SECTION_ALIGN - (size % SECTION_ALIGN)) % SECTION_ALIGN;
+    let crc = crc32(bytes);
     if (pad) {
-      chunks.push(new Uint8Array(pad));
+      const padding = new Uint8Array(pad);
+      chunks.push(padding);
       size += pad;
+      crc = crc32(padding, crc);
     }
-    return offset;
+    return { offset, crc32: crc };
   };
   const encoder = new TextEncoder();
   const typed = (view: TypedArray): TypedSection => {
     const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-    return { type: view.constructor.name, offset: addChunk(bytes.slice()), length: view.length };
+    return { type: view.constructor.name, ...addChunk(bytes.slice()), length: view.length };
   };
   const utf8 = (strings: readonly string[]) => {
     if (strings.some((v) => v.includes('\u0000'))) throw new Error('strings must not contain NUL');
     const bytes = encoder.encode(strings.join('\u0000'));
-    return { offset: addChunk(bytes), bytes: bytes.byteLength };
+    return { ...addChunk(bytes), bytes: bytes.byteLength };
   };
   const column = (rows: readonly string[]): Section => {
     // Repetitive columns (states, cities of served points) store each distinct string once, and each
@@ -52,7 +56,10 @@ export function encodeSnapshot(content: CompiledContent): Uint8Array {
     pieces.forEach((piece, i) => (rowOffsets[i + 1] = rowOffsets[i] + piece.byteLength));
     const bytes = new Uint8Array(rowOffsets[strings.length]);
     pieces.forEach((piece, i) => bytes.set(piece, rowOffsets[i]));
-    return { $section: 'column', offset: addChunk(bytes), bytes: bytes.byteLength, length: strings.length, rowOffsets: typed(rowOffsets), ...(refs && { refs }) };
+    return {
+      $section: 'column', ...addChunk(bytes), bytes: bytes.byteLength, length: strings.length, rowOffsets: typed(rowOffsets),
+      ...(refs ? { refs } : { blockCrcs: typed(blockCrcs(bytes, rowOffsets)) }),
+    };
   };
   const columns = new Map<object, Record<string, true>>([
     [content.gazetteer, STRING_COLUMNS.gazetteer],
@@ -80,8 +87,24 @@ export function encodeSnapshot(content: CompiledContent): Uint8Array {
     out.set(chunk, cursor);
     cursor += chunk.byteLength;
   }
-  header.setUint32(HEADER.crc32, crc32(out.subarray(HEADER_BYTES)), true);
+  // Each section carries its own CRC-32 (in the manifest), checked when it is read: this one covers
+  // the manifest, with its padding.
+  header.setUint32(HEADER.crc32, crc32(out.subarray(HEADER_BYTES, HEADER_BYTES + manifestPadded)), true);
   return out;
+}
+
+/** Per block of a column's strings, the CRC-32 of its offsets (the next block's first included) and its UTF-8. */
+function blockCrcs(utf8: Uint8Array, rowOffsets: Uint32Array): Uint32Array {
+  const strings = rowOffsets.length - 1;
+  const rows = 1 << COLUMN_BLOCK_BITS;
+  const crcs = new Uint32Array(Math.ceil(strings / rows));
+  for (let b = 0; b < crcs.length; b++) {
+    const first = b * rows;
+    const end = Math.min(first + rows, strings);
+    const offsets = rowOffsets.subarray(first, end + 1);
+    crcs[b] = crc32(utf8.subarray(rowOffsets[first], rowOffsets[end]), crc32(new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength)));
+  }
+  return crcs;
 }
 
 /**

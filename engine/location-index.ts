@@ -24,14 +24,10 @@ export class LocationIndex {
   /**
    * @param index a kdbush index, or its serialized bytes (copied: kdbush needs a buffer of its own)
    * @param itemLocation location id of each indexed item, or a number: item i is location offset + i
-   * @param leafSize when given, the tree is rebuilt (on first use) with leaves of at most this many
-   *   points: a radius walk scans whole leaves, and kdbush's default of 64 is several times the hits
-   *   of a query on a small, busy index
    */
   constructor(
     private readonly index: KDBush | Uint8Array,
     private readonly itemLocation: Uint32Array | number,
-    private readonly leafSize?: number,
   ) {}
 
   get kd(): KDBush {
@@ -41,9 +37,8 @@ export class LocationIndex {
   /** Made on first use: a cold start pays only for the indexes its first queries walk. */
   private prepared(): Slots {
     if (this.slots !== null) return this.slots;
-    const { index, itemLocation, leafSize } = this;
-    const given = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
-    const kd = leafSize === undefined || leafSize === given.nodeSize ? given : withLeaves(given, leafSize);
+    const { index, itemLocation } = this;
+    const kd = index instanceof KDBush ? index : KDBush.from(index.slice().buffer);
     const { ids, coords } = kd;
     const n = ids.length;
     const slotLoc = new Uint32Array(n);
@@ -205,20 +200,6 @@ export class LocationIndex {
 }
 
 /** The same points in a tree with leaves of `nodeSize`; item ids stay the same. */
-function withLeaves(kd: KDBush, nodeSize: number): KDBush {
-  const { ids, coords } = kd;
-  const n = ids.length;
-  const x = new Float64Array(n);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    x[ids[i]] = coords[2 * i];
-    y[ids[i]] = coords[2 * i + 1];
-  }
-  const tree = new KDBush(n, nodeSize);
-  for (let i = 0; i < n; i++) tree.add(x[i], y[i]);
-  return tree.finish();
-}
-
 /**
  * The k best locations seen so far, ascending by haversine term (monotonic in the distance) and,
  * at equal terms, by location id: the documented order, so a tie keeps the same locations whatever

@@ -11,12 +11,8 @@ import { placeKey } from './names.js';
 import type { PointAttributes } from './responses.js';
 import { NO_LOCATION, type NetworkTable, type ZipTables } from './snapshot-format.js';
 
-/** Every unified query walks the unified index: small leaves, so a walk scans few points beyond its hits. */
-const UNIFIED_LEAF_SIZE = 16;
-
 export class Network {
   readonly carriers: readonly Carrier[];
-  readonly carrierIndex: LocationIndex[];
   /** One index over the locations of every unified carrier: one walk answers them all. */
   readonly unifiedIndex: LocationIndex;
   private readonly carrierIds = new Map<string, number>();
@@ -30,6 +26,7 @@ export class Network {
    * process answering only those (a Lambda cold start) never pays for it.
    */
   private runs: Uint32Array | undefined;
+  private carrierIndexes: LocationIndex[] | undefined;
 
   constructor(
     readonly t: NetworkTable,
@@ -37,11 +34,20 @@ export class Network {
     readonly zips: ZipTables,
   ) {
     const pointCount = new Uint32Array(t.carriers.length);
-    for (let p = 0; p < t.spCarrier.length; p++) pointCount[t.spCarrier[p]]++;
+    // Read once: a lazily read table's fields are getters, and this loop runs before any is optimized.
+    const { spCarrier } = t;
+    for (let p = 0; p < spCarrier.length; p++) pointCount[spCarrier[p]]++;
     this.carriers = Object.freeze(t.carriers.map((c, i) => Object.freeze({ ...c, pointsServed: pointCount[i] > 0 })));
     t.carriers.forEach((c, i) => this.carrierIds.set(c.id, i));
-    this.carrierIndex = t.carrierIndexData.map((data, c) => new LocationIndex(data, t.carrierLocStart[c]));
-    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc, UNIFIED_LEAF_SIZE);
+    this.unifiedIndex = new LocationIndex(t.unifiedIndexData, t.unifiedLoc);
+  }
+
+  /**
+   * Each carrier's own index, made on first use: the unified queries walk the unified index, so a
+   * snapshot read lazily reads these only for a per-carrier query.
+   */
+  get carrierIndex(): readonly LocationIndex[] {
+    return (this.carrierIndexes ??= this.t.carrierIndexData.map((data, c) => new LocationIndex(data, this.t.carrierLocStart[c])));
   }
 
   get zipRuns(): Uint32Array {
@@ -49,7 +55,8 @@ export class Network {
   }
 
   get locationCount(): number {
-    return this.t.locLat.length;
+    // The last carrier's end, rather than a column's length: no column is read to tell.
+    return this.t.carrierLocStart[this.t.carriers.length];
   }
 
   /** The carrier number of an id, -1 when the dataset has no such carrier. */

@@ -26,8 +26,11 @@ export const pathOption = (name: string) =>
 
 const COMPILED_BY_BUILD = 'is an option of createEngine from carrier-locations/build, which compiles a dataset: this one loads snapshots';
 
+/** How a snapshot file is read: see SnapshotLoad. */
+export const loadOption = z.enum(['lazy', 'eager'], { error: 'load must be "lazy" or "eager"' }).optional();
+
 export const engineOptionsSchema = optionsObject(
-  { snapshot: pathOption('snapshot') },
+  { snapshot: pathOption('snapshot'), load: loadOption },
   { dataDir: COMPILED_BY_BUILD, zipFile: COMPILED_BY_BUILD },
 );
 

@@ -3,7 +3,9 @@
 // their bytes; a table's string column as its strings' UTF-8 and where each starts (when repetitive,
 // its distinct strings and each row's index into them), so that the reader decodes one row at a
 // time; any other list of strings as NUL-joined UTF-8. The manifest is the SnapshotContent
-// below with each typed array and string column replaced by its Section.
+// below with each typed array and string column replaced by its Section. The header's CRC-32
+// covers the manifest, and each section's (in the manifest) its bytes: a reader can read and check
+// a section alone, when a query first needs it.
 
 import type { CarrierInfo } from './carriers.js';
 import type { StringColumn } from './string-column.js';
@@ -12,30 +14,40 @@ export type { StringColumn } from './string-column.js';
 
 export const SNAPSHOT_MAGIC = 'CLSNAP01';
 /** Raised whenever a table's layout or the file's layout changes: an older reader then refuses the file. */
-export const SNAPSHOT_VERSION = 6;
-/** magic (8), version (4), manifest length (4), sections length (8, a float64), CRC-32 of the rest (4), padding (4) */
+export const SNAPSHOT_VERSION = 7;
+/** magic (8), version (4), manifest length (4), sections length (8, a float64), CRC-32 of the manifest and its padding (4), padding (4) */
 export const HEADER_BYTES = 32;
 export const HEADER = { version: 8, manifestLength: 12, sectionsLength: 16, crc32: 24 } as const;
 /** Sections start at multiples of this, so that a typed array can be a view on the file's bytes. */
 export const SECTION_ALIGN = 8;
 
 export type TypedArray = Int32Array | Uint32Array | Uint8Array | Float64Array | Uint16Array | Int16Array | Float32Array;
-export const TYPED_ARRAYS: Record<string, new (buffer: ArrayBuffer, offset: number, length: number) => TypedArray> = {
+export const TYPED_ARRAYS: Record<string, { new (buffer: ArrayBuffer, offset: number, length: number): TypedArray; readonly BYTES_PER_ELEMENT: number }> = {
   Int32Array, Uint32Array, Uint8Array, Float64Array, Uint16Array, Int16Array, Float32Array,
 };
 
-/** A typed array's place in the file: its constructor's name, offset from the first section, elements. */
+/**
+ * A typed array's place in the file: its constructor's name, offset from the first section,
+ * elements, and the CRC-32 of its bytes with the padding after them.
+ */
 export interface TypedSection {
   type: string;
   offset: number;
   length: number;
+  crc32: number;
 }
+
+/** A string column's strings come in blocks of 2^COLUMN_BLOCK_BITS, each checked (and read lazily) alone. */
+export const COLUMN_BLOCK_BITS = 10;
 
 /**
  * What the manifest holds in place of a typed array or a list of strings; offsets from the first
  * section. 'strings': NUL-joined UTF-8 of `length` strings. 'column': a table's string column:
  * `length` strings' UTF-8 back to back, string i at rowOffsets[i] .. rowOffsets[i + 1]; these are
  * the rows, or, when the column has `refs`, its distinct strings, row r being string refs[r].
+ * A column without refs has `blockCrcs`: per block b of strings (b * 2^COLUMN_BLOCK_BITS to e, at
+ * most that many), the CRC-32 of rowOffsets[b * 2^COLUMN_BLOCK_BITS .. e] (inclusive, as stored)
+ * followed by those strings' UTF-8, so that a reader can read and check one block alone.
  */
 export interface Section {
   $section: 'typed' | 'strings' | 'column';
@@ -46,8 +58,11 @@ export interface Section {
   length: number;
   /** Bytes of the UTF-8. */
   bytes?: number;
+  /** CRC-32 of the section's bytes (a column's UTF-8) with the padding after them. */
+  crc32: number;
   rowOffsets?: TypedSection;
   refs?: TypedSection;
+  blockCrcs?: TypedSection;
 }
 
 /**
@@ -142,7 +157,7 @@ export interface NetworkTable<Strings = StringColumn> {
 
   /** kdbush data of each carrier's locations (item i = location carrierLocStart[c] + i). */
   carrierIndexData: Uint8Array[];
-  /** kdbush data over the locations of every unified carrier; item i = location unifiedLoc[i]. */
+  /** kdbush data over the locations of every unified carrier, of node size UNIFIED_INDEX_NODE_SIZE; item i = location unifiedLoc[i]. */
   unifiedIndexData: Uint8Array;
   unifiedLoc: Uint32Array;
 }
@@ -159,6 +174,12 @@ export interface TimeZoneTables {
   /** Per location, its zone's index in names. */
   location: Uint16Array;
 }
+
+/**
+ * The unified index's leaves: every unified query walks it, and a radius walk scans whole leaves;
+ * kdbush's default of 64 points is several times the hits of a query on a small, busy index.
+ */
+export const UNIFIED_INDEX_NODE_SIZE = 16;
 
 /** A ZIP's entry in `nearest` when the carrier has no location at all. */
 export const NO_LOCATION = 0xffffffff;

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../engine/index.js';
+import { createEngine as createRuntimeEngine } from '../../engine/index.js';
 import { checkDataset, createEngine } from '../../data/index.js';
 
 const engine = createEngine();
@@ -27,8 +28,10 @@ describe('createEngine options', () => {
     expect(invalid(() => createEngine({ snapshot: 5 as unknown as string }))).toBe('snapshot must be a file path (a string)');
     expect(invalid(() => createEngine(null as unknown as object))).toBe('options must be an object (got null)');
     expect(invalid(() => createEngine({ snapshotPath: 'x.snapshot' } as object))).toBe(
-      'unknown option snapshotPath: the options are dataDir, zipFile, snapshot',
+      'unknown option snapshotPath: the options are dataDir, zipFile, snapshot, load',
     );
+    expect(invalid(() => createEngine({ load: 'later' } as object))).toBe('load must be "lazy" or "eager"');
+    expect(invalid(() => createRuntimeEngine({ load: true } as object))).toBe('load must be "lazy" or "eager"');
   });
 
   it('an option left undefined is no option: the sample, as with none', () => {

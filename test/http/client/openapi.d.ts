@@ -13857,7 +13857,7 @@ export interface operations {
                      *         "source": "snapshot",
                      *         "name": "sample.snapshot",
                      *         "loadedAt": "2026-03-02T11:59:00.000Z",
-                     *         "snapshotVersion": 6
+                     *         "snapshotVersion": 7
                      *       },
                      *       "reload": null
                      *     }
