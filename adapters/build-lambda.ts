@@ -31,7 +31,10 @@ export async function buildLambda(
   // What only some containers use (the Redis client, loaded by a dynamic import when REDIS_URL is
   // set; the DynamoDB client, when DYNAMODB_TABLE is) goes to chunks of its own. The DynamoDB client
   // is bundled, not left to the copy of SDK v3 that Lambda's Node runtime carries: the folder then
-  // runs the very version it was tested with, on Lambda and off it.
+  // runs the very version it was tested with, on Lambda and off it. The OpenAPI document is a
+  // chunk too, loaded on its first request. A module that code in such a chunk imports moves to a
+  // shared chunk in chunks/: engine/package-files.ts, which finds the snapshot and the assets beside
+  // the code that runs, must stay imported by the start's code alone.
   await bundleForNode({
     entryPoints: { index: codeFile('adapters/lambda') },
     outdir: outDir,

@@ -3,7 +3,6 @@
 // numbers, and whose foreign members are the answer's other fields. Pure: the HTTP API negotiates
 // it, the library and the CLI call it, and all three give the same collection for the same answer.
 
-import * as z from 'zod';
 import type {
   CanReachResult, CarrierBatchResult, CarrierNetworkResult, DropPointResult, LocationPage, LocationRecord, NormalizedLocation, SearchBatchResult,
   SearchResult,
@@ -41,26 +40,6 @@ export type LocationAnswer =
   | DropPointResult
   | CanReachResult
   | CarrierNetworkResult;
-
-/** The collection's shape for the OpenAPI document. */
-export const locationFeatureCollectionSchema = z
-  .looseObject({
-    type: z.literal('FeatureCollection'),
-    features: z.array(
-      z.strictObject({
-        type: z.literal('Feature'),
-        geometry: z.strictObject({ type: z.literal('Point'), coordinates: z.tuple([z.number(), z.number()]) }).nullable(),
-        properties: z.record(z.string(), z.unknown()),
-      }),
-    ),
-  })
-  .meta({
-    id: 'LocationFeatureCollection',
-    description:
-      "The answer's locations as features, in the JSON answer's order: a Point `[lng, lat]` with the location's other fields as " +
-      'properties (batches add `requested`, the ZIP or country code a feature answers). Every other field of the JSON answer ' +
-      '(totals, paging, the query echo) is a member of the collection.',
-  });
 
 const point = (lng: number, lat: number): PointGeometry => ({ type: 'Point', coordinates: [lng, lat] });
 

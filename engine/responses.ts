@@ -326,6 +326,30 @@ export const dropPointResultSchema = z
   .strictObject({ success: z.literal(true), location: locationRecordSchema })
   .meta({ id: 'DropPointResult' });
 
+/**
+ * Each 200 body's schema by name. A route names its answer's shape (`response: 'locationPage'`), and
+ * only what reads the schema itself (the OpenAPI document) imports this module at run time: a server
+ * or a Lambda start does not build these schemas.
+ */
+export const responseSchemas = {
+  searchResult: searchResultSchema,
+  searchBatchResult: searchBatchResultSchema,
+  geocodeResult: geocodeResultSchema,
+  whichCarriersResult: whichCarriersResultSchema,
+  canReachResult: canReachResultSchema,
+  locationPage: locationPageSchema,
+  carrierBatchResult: carrierBatchResultSchema,
+  coverageResult: coverageResultSchema,
+  carrierNetworkResult: carrierNetworkResultSchema,
+  networkListResult: networkListResultSchema,
+  serviceDaysResult: serviceDaysResultSchema,
+  transitInfoResult: transitInfoResultSchema,
+  carrierMetadataResult: carrierMetadataResultSchema,
+  dropPointResult: dropPointResultSchema,
+};
+
+export type ResponseName = keyof typeof responseSchemas;
+
 export type Suggestion = z.output<typeof suggestionSchema>;
 export type ResolvedPlace = z.output<typeof resolvedPlaceSchema>;
 export type NormalizedLocation = z.output<typeof normalizedLocationSchema>;

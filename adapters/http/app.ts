@@ -15,7 +15,6 @@ import { createMapPage, type MapOptions } from './map.js';
 import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus } from './health.js';
 import type { ApiKeyRecord, KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
 import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
@@ -103,8 +102,9 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   const mapPage = createMapPage(map);
   const logError = createErrorLog(logger);
   const cors = createCors(corsOrigins);
-  // Built on first request: generating it takes milliseconds a Lambda cold start should not pay.
-  let openapi: SharedBody | undefined;
+  // Built on first request: generating it takes milliseconds a Lambda cold start should not pay, and
+  // its code (zod-openapi, the response schemas) is imported then: a bundle keeps it in a chunk of its own.
+  let openapi: Promise<SharedBody> | undefined;
   // A report is served many times over (see health.ts): serialized once.
   let healthText: { report: HealthReport; text: SharedBody } | undefined;
 
@@ -117,8 +117,16 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       return { status: report.status === 'unhealthy' ? 503 : 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Age: String(age) }, ...healthText.text };
     }
     if (path === '/openapi.json') {
-      openapi ??= sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)));
-      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...openapi };
+      if (!openapi) {
+        const made = import('./openapi.js').then(({ buildOpenApiDocument }) => sharedBody(JSON.stringify(buildOpenApiDocument(routes, API_VERSION))));
+        // A build that failed is not kept: the next request tries again.
+        made.catch(() => {
+          if (openapi === made) openapi = undefined;
+        });
+        openapi = made;
+      }
+      const document = await openapi;
+      return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...document };
     }
     // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
     return docs(req.path, req.headers) ?? mapPage(req.path);

@@ -8,7 +8,7 @@ import {
   batchFieldFor, carrierBatchSchemaFor, countryCode, carrierInfoQuerySchema, coverageQuerySchemaFor, dropPointsQuerySchema, locationsQuerySchemaFor, pagedSchema,
   searchTextSchema, serviceDaysQuerySchema, transitQuerySchema,
 } from '../../engine/requests.js';
-import * as res from '../../engine/responses.js';
+import type { NetworkListResult } from '../../engine/responses.js';
 import { PLANS } from './keys.js';
 import { defineRoute, once, type Probe, type Route } from './route.js';
 
@@ -77,7 +77,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
             }
           : {},
       query: locationsQuerySchemaFor(carrier),
-      response: res.locationPageSchema,
+      response: 'locationPage',
       errors: [400],
       probe: probe(`GET ${base}?${probeParam(carrier)}=`, lookup, lookupExample),
       answer: ({ query }) => queries.carrierLocations(id, query),
@@ -92,7 +92,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       example: () => withValue('q', examples().terminalCode),
       summary: `Search ${name} locations by name, terminal code, city, state or ZIP`,
       query: searchTextSchema,
-      response: res.locationPageSchema,
+      response: 'locationPage',
       errors: [400],
       answer: ({ query }) => queries.carrierSearch(id, query),
     }),
@@ -105,7 +105,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
       example: () => (lookup === 'country_code' ? withValue('country_code', examples().country) : withValue('state', examples().state)),
       summary: `${name} coverage statistics`,
       query: coverageQuerySchemaFor(carrier),
-      response: res.coverageResultSchema,
+      response: 'coverageResult',
       errors: [400],
       // One state's (or country's) statistics: a small answer, not the whole network's.
       probe: lookup === 'country_code'
@@ -131,7 +131,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         summary: `ZIPs served by one ${name} ${word} (an unknown ${word} is an empty page)`,
         query: pagedSchema,
         errors: [400],
-        response: res.locationPageSchema,
+        response: 'locationPage',
         answer: ({ params, query }) => queries.terminalPoints(id, params.num, query),
       }),
     );
@@ -152,7 +152,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         },
         summary: `${name} locations for each ${lookup === 'zip' ? 'ZIP' : 'country code'}, up to the plan's batch limit`,
         body: carrierBatchSchemaFor(carrier),
-        response: res.carrierBatchResultSchema,
+        response: 'carrierBatchResult',
         errors: [400],
         answer: ({ body, key }) => queries.carrierBatch(id, (body as Record<string, string[]>)[batchFieldFor(carrier)], key.batchLimit),
       }),
@@ -174,7 +174,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
         },
         summary: `${name} locations in one country`,
         query: pagedSchema,
-        response: res.locationPageSchema,
+        response: 'locationPage',
         errors: [400],
         answer: ({ params, query }) => queries.countryLocations(id, params.code, query),
       }),
@@ -202,7 +202,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       example: () => (zip() === undefined ? undefined : { query: { zip: zip()!, date: EXAMPLE_DATE } }),
       summary: 'Service-day schedule for a ZIP and the next pickup and delivery dates',
       query: serviceDaysQuerySchema,
-      response: res.serviceDaysResultSchema,
+      response: 'serviceDaysResult',
       errors: [400],
       answer: ({ query }) => queries.serviceDays(id, query, new Date()),
     }),
@@ -215,7 +215,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       example: () => (zip() === undefined ? undefined : { query: { origin_zip: zip()!, dest_zip: zip()!, ship_date: EXAMPLE_DATE } }),
       summary: 'Transit days between two ZIPs, add-on days included',
       query: transitQuerySchema,
-      response: res.transitInfoResultSchema,
+      response: 'transitInfoResult',
       errors: [400],
       answer: ({ query }) => queries.transitInfo(id, query, new Date()),
     }),
@@ -228,7 +228,7 @@ function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescr
       example: () => (zip() === undefined ? undefined : { query: { zip: zip()! } }),
       summary: 'Carrier metadata for a ZIP: SCAC, serving terminal, add-on days',
       query: carrierInfoQuerySchema,
-      response: res.carrierMetadataResultSchema,
+      response: 'carrierMetadataResult',
       errors: [400],
       answer: ({ query }) => queries.carrierInfo(id, query),
     }),
@@ -260,7 +260,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       }),
       summary: 'Postal drop points nearest a ZIP within the radius',
       query: dropPointsQuerySchema,
-      response: res.locationPageSchema,
+      response: 'locationPage',
       errors: [400],
       probe: probe('GET /api/drop-points?zip=', 'zip', () => example().zip),
       answer: ({ query }) => queries.dropPoints(query),
@@ -274,7 +274,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
       tagDescription,
       example: () => (example().terminalCode === undefined ? undefined : { params: { id: example().terminalCode! } }),
       summary: 'One drop point by id',
-      response: res.dropPointResultSchema,
+      response: 'dropPointResult',
       // 400: an id that is not percent-encoded UTF-8, or a query the core refuses (a repeated parameter).
       errors: [400, 404],
       probe: {
@@ -293,7 +293,7 @@ export function dropPointRoutes(engine: Engine): Route[] {
 export function networkRoutes(engine: Engine): Route[] {
   const tag = 'Maps';
   const mapped = engine.carriers.filter((c) => unansweredQuery(c, 'network') === null);
-  const list: res.NetworkListResult = {
+  const list: NetworkListResult = {
     success: true,
     carriers: mapped.map(({ id, name, scac, kind }) => ({ carrier: id, name, scac, kind })),
   };
@@ -309,7 +309,7 @@ export function networkRoutes(engine: Engine): Route[] {
       tagDescription,
       example: () => ({}),
       summary: 'The carriers whose network can be drawn (every carrier but postal ones)',
-      response: res.networkListResultSchema,
+      response: 'networkListResult',
       errors: [],
       answer: () => list,
     }),
@@ -323,7 +323,7 @@ export function networkRoutes(engine: Engine): Route[] {
       example: () => (smallest() === undefined ? undefined : { params: { carrier: smallest()!.id } }),
       geojson: true,
       summary: "One carrier's every location, and the states and countries it covers (a postal or unknown carrier is a 404)",
-      response: res.carrierNetworkResultSchema,
+      response: 'carrierNetworkResult',
       errors: [400, 404],
       answer: ({ params }) => engine.network(params.carrier),
     }),

@@ -17,35 +17,11 @@
 import { randomUUID } from 'node:crypto';
 import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
-import * as z from 'zod';
+import type { z } from 'zod';
 import type { KvStore } from '../kv/store.js';
 import { SERVICE_KEY } from './keys.js';
+import type { healthReportSchema } from './document-schemas.js';
 import type { Route } from './route.js';
-
-const integer = z.number().int();
-
-export const healthReportSchema = z
-  .strictObject({
-    status: z.enum(['healthy', 'degraded', 'unhealthy']),
-    total_ms: integer,
-    timestamp: z.iso.datetime(),
-    probes: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), ms: integer })),
-    data: z
-      .strictObject({
-        source: z.enum(['snapshot', 'dataset', 'sample', 'engine']).meta({
-          description: 'a compiled snapshot (SNAPSHOT_PATH), a dataset folder compiled at load (DATA_DIR), the bundled sample, or an engine an application passed in',
-        }),
-        name: z.string().meta({ description: "the file or folder's name (not its path); empty for an engine passed in" }),
-        loadedAt: z.iso.datetime(),
-        snapshotVersion: integer.meta({ description: 'the snapshot format the data was loaded in' }),
-      })
-      .meta({ description: 'the data being served' }),
-    reload: z
-      .strictObject({ ok: z.boolean(), at: z.iso.datetime(), reason: z.string().optional() })
-      .nullable()
-      .meta({ description: 'the last reload (SIGHUP), null if none; a failed one (with its reason) makes the status degraded until one succeeds' }),
-  })
-  .meta({ id: 'HealthReport' });
 
 export type HealthReport = z.output<typeof healthReportSchema>;
 export type DataInfo = HealthReport['data'];

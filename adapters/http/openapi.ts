@@ -13,9 +13,11 @@ import {
 } from 'zod-openapi';
 import { pathParamSchema } from '../../engine/requests.js';
 import { MAX_BODY_BYTES } from './body.js';
-import { GEOJSON_MEDIA_TYPE, locationFeatureCollectionSchema } from '../../engine/geojson.js';
+import { GEOJSON_MEDIA_TYPE } from '../../engine/geojson.js';
+import { responseSchemas } from '../../engine/responses.js';
 import { errorSchema } from './errors.js';
-import { healthReportSchema, KV_PROBES } from './health.js';
+import { healthReportSchema, locationFeatureCollectionSchema } from './document-schemas.js';
+import { KV_PROBES } from './health.js';
 import { SERVICE_KEY } from './keys.js';
 import { JsonText, type Route } from './route.js';
 
@@ -60,7 +62,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
       description: route.geojson ? 'OK: JSON, or GeoJSON to a client that asks for it with `Accept: application/geo+json`' : 'OK',
       headers: rateLimitHeaders,
       content: {
-        'application/json': { schema: route.response },
+        'application/json': { schema: responseSchemas[route.response] },
         ...(route.geojson ? { [GEOJSON_MEDIA_TYPE]: { schema: locationFeatureCollectionSchema } } : {}),
       },
     },

@@ -3,6 +3,7 @@
 // answer receives typed input and the OpenAPI document shows exactly what is validated.
 
 import type { z } from 'zod';
+import type { ResponseName } from '../../engine/responses.js';
 import { parseInput } from '../../engine/requests.js';
 import type { ApiKeyRecord } from './keys.js';
 import type { Query } from './request.js';
@@ -76,7 +77,8 @@ export interface Route {
   /** Path parameters the engine reads with a schema of their own (a country code); others are any text. */
   pathParams?: Readonly<Record<string, z.ZodType>> | undefined;
   body?: z.ZodObject | undefined;
-  response: z.ZodType;
+  /** The 200 body's schema, by its name in responses.ts; the document reads the schema. */
+  response: ResponseName;
   /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */
   repeatable?: readonly string[] | undefined;
   /** Statuses documented besides 200, 401 and 429. */

@@ -2,7 +2,6 @@
 
 import { parsedQueries, type Engine } from '../../engine/engine.js';
 import { canReachQuerySchema, geocodeQuerySchema, placeQuerySchema, searchQuerySchema, zipBatchSchema } from '../../engine/requests.js';
-import * as res from '../../engine/responses.js';
 import { BATCH_DESCRIPTION, pascalCase } from './carrier-routes.js';
 import { defineRoute, JsonText, once, type ExampleInput, type Route, type RouteLink } from './route.js';
 
@@ -53,7 +52,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       links: carrierLinks('$request.body#/zip'),
       summary: 'The unified search with its parameters in a JSON body: the same answer as GET /api/locations (one billed call)',
       body: searchQuerySchema,
-      response: res.searchResultSchema,
+      response: 'searchResult',
       errors: [400],
       probe: {
         label: 'POST /api/search',
@@ -78,7 +77,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       summary: 'Search every unified carrier around a ZIP, city or state (one billed call)',
       query: searchQuerySchema,
       repeatable: ['carriers'],
-      response: res.searchResultSchema,
+      response: 'searchResult',
       errors: [400],
       answer: ({ query }) => new JsonText(queries.searchJson(query)),
     }),
@@ -93,7 +92,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       example: withZip((zip) => ({ body: { zips: [zip] } })),
       summary: "Exact matches for several ZIPs across every unified carrier, up to the plan's batch limit",
       body: zipBatchSchema,
-      response: res.searchBatchResultSchema,
+      response: 'searchBatchResult',
       errors: [400],
       answer: ({ body, key }) => queries.searchBatch(body.zips, key.batchLimit),
     }),
@@ -106,7 +105,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       example: withZip((zip) => ({ query: { zip } })),
       summary: 'Resolve a ZIP to its point and canonical city/state (found: false when unknown)',
       query: geocodeQuerySchema,
-      response: res.geocodeResultSchema,
+      response: 'geocodeResult',
       errors: [400],
       answer: ({ query }) => queries.geocode(query),
     }),
@@ -120,7 +119,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       example: withZip((zip) => ({ query: { zip } })),
       summary: 'Carriers serving a place, nearest first, and those that do not',
       query: placeQuerySchema,
-      response: res.whichCarriersResultSchema,
+      response: 'whichCarriersResult',
       errors: [400],
       answer: ({ query }) => queries.whichCarriers(query),
     }),
@@ -136,7 +135,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       example: withZip((zip) => ({ query: reachable[0] === undefined ? { zip } : { zip, carrier: reachable[0].id } })),
       summary: 'Whether one carrier reaches a place, with the alternatives that do',
       query: canReachQuerySchema,
-      response: res.canReachResultSchema,
+      response: 'canReachResult',
       errors: [400],
       answer: ({ query }) => queries.canReach(query),
     }),

@@ -3,7 +3,7 @@
 // endpoints that need no key.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { healthReportSchema } from '../../adapters/http/health.js';
+import { healthReportSchema } from '../../adapters/http/document-schemas.js';
 import { buildRoutes } from '../../adapters/http/app.js';
 import { apiCases, type ApiRequest, type Send } from './cases.js';
 import { KEYS, sampleEngine } from './fixtures.js';

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as dynamoDbSdk from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
-import { healthReportSchema } from '../../adapters/http/health.js';
+import { healthReportSchema } from '../../adapters/http/document-schemas.js';
 import { PLANS, type ApiKeyRecord } from '../../adapters/http/keys.js';
 import { consumeQuota } from '../../adapters/http/quota.js';
 import { createKvStore } from '../../adapters/kv/create.js';

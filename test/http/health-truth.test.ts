@@ -7,7 +7,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { healthReportSchema, type HealthReport } from '../../adapters/http/health.js';
+import { healthReportSchema } from '../../adapters/http/document-schemas.js';
+import type { HealthReport } from '../../adapters/http/health.js';
 import { createKvStore } from '../../adapters/kv/create.js';
 import { startServer, type RunningServer } from '../../adapters/server.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';

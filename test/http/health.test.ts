@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../engine/engine.js';
 import { createApp } from '../../adapters/http/app.js';
 import { KeyRing, parseApiKeys } from '../../adapters/http/keys.js';
-import { HEALTH_MAX_AGE_MS, healthReportSchema } from '../../adapters/http/health.js';
+import { healthReportSchema } from '../../adapters/http/document-schemas.js';
+import { HEALTH_MAX_AGE_MS } from '../../adapters/http/health.js';
 import { MemoryKvStore } from '../../adapters/kv/memory.js';
 import { createTestApp, KEYS, loopbackServers, sampleEngine, SERVER_KINDS } from './fixtures.js';
 

@@ -161,6 +161,23 @@ describe('the built Lambda bundle', () => {
     expect(readdirSync(join(dir, 'chunks')).filter((name) => inClient(join('chunks', name)))).toHaveLength(1);
   });
 
+  it('keeps the OpenAPI document and the schemas only it reads out of its start, in a chunk loaded on the first request for it, and answers the same document', async () => {
+    const atStart = startFiles();
+    // An error message of zod-openapi's, the document's own extension (openapi.ts), schema ids (responses.ts, document-schemas.ts).
+    const holds = (marker: string) => (file: string) => readFileSync(join(dir, file), 'utf8').includes(marker);
+    const chunks = readdirSync(join(dir, 'chunks')).map((name) => join('chunks', name));
+    for (const marker of ['Failed to unwrap ZodObject', 'x-requires-one-of', '"CarrierMetadataResult"', '"HealthReport"']) {
+      expect(atStart.filter(holds(marker)), marker).toEqual([]);
+      expect(chunks.filter(holds(marker)), marker).toHaveLength(1);
+    }
+    const express = supertestSend(createExpressApp(createTestApp()));
+    const asked = [httpApiEvent({ method: 'GET', path: '/openapi.json' }), restApiEvent({ method: 'GET', path: '/openapi.json' })];
+    const [first, second] = (await runBundle(dir, asked)).map(replyOf);
+    const expected = await express({ method: 'GET', path: '/openapi.json' });
+    expect([first.status, first.body]).toEqual([200, expected.body]);
+    expect([second.status, second.body]).toEqual([200, expected.body]);
+  }, 60_000);
+
   it('counts its quota in DynamoDB when DYNAMODB_TABLE is set, the client loaded from the bundle alone', async () => {
     const key = `lambda-${randomUUID()}`;
     const [first, second] = await runBundle(dir, [httpApiEvent({ ...geocode, headers: { 'x-api-key': key } }), httpApiEvent({ ...geocode, headers: { 'x-api-key': key } })], {

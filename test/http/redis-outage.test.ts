@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../adapters/http/app.js';
-import { healthReportSchema } from '../../adapters/http/health.js';
+import { healthReportSchema } from '../../adapters/http/document-schemas.js';
 import { createKvStore } from '../../adapters/kv/create.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { createTestApp, KEYS } from './fixtures.js';
