@@ -1,6 +1,7 @@
-// npm run bench [-- --quick] [-- --only 1,4]: the engine's figures next to their baselines, in one run on the
-// sample data, over the same seeded random queries. Figures only: targets are printed with the
-// measured ratio, never asserted.
+// npm run bench [-- --quick] [-- --only 1,4] [-- --load eager]: the engine's figures next to their
+// baselines, in one run on the sample data, over the same seeded random queries. Figures only:
+// targets are printed with the measured ratio, never asserted. --load: how the engine under test
+// reads its snapshot (createEngine's `load`; default lazy, as createEngine's).
 //
 //   1. the query path          search, searchJson, whichCarriers, canReach, geocode vs the floor
 //   2. radius fan-out          one walk of the unified index vs geokdbush per carrier vs the floor
@@ -13,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync }
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isDeepStrictEqual } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { parsedQueries } from '../engine/engine.js';
@@ -32,9 +33,14 @@ import { bytesPerCall, compare, latencies, median, quantile, sinkValue, type Con
 import type { ScaleResult } from './scale.js';
 import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED, type PointIndex } from './workload.js';
 
-const quick = process.argv.includes('--quick');
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, load: { type: 'string', default: 'lazy' } },
+});
+const quick = args.quick;
 /** `--only 1,4`: run those sections only. */
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',').map(Number) : null;
+const only = args.only === undefined ? null : args.only.split(',').map(Number);
+if (args.load !== 'lazy' && args.load !== 'eager') throw new Error(`--load must be lazy or eager (got ${args.load})`);
+const load = args.load;
 const wanted = (section: number) => only === null || only.includes(section);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = performance.now();
@@ -42,7 +48,7 @@ const QUERIES = 4096;
 const RADIUS = 25;
 const summary: string[][] = [];
 
-console.log('carrier-locations engine bench' + (quick ? ' (--quick: no 10M scale run)' : ''));
+console.log('carrier-locations engine bench' + (quick ? ' (--quick: no 10M scale run)' : '') + `; the engine reads its snapshot ${load === 'lazy' ? 'lazily' : 'eagerly'} (--load)`);
 const loadAvg = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`node ${process.version}, ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${new Date().toISOString()}, load average ${loadAvg()}`);
 console.log(`seed ${SEED}; ${QUERIES} random contiguous-US gazetteer ZIPs as query points; times (process.hrtime.bigint) per call: means, p50 and p99 of single calls in section 1, elsewhere the median and p99 over interleaved batches of each batch's mean per call`);
@@ -58,7 +64,7 @@ if (!existsSync(DEFAULT_SNAPSHOT)) {
 const content = readSnapshot(DEFAULT_SNAPSHOT);
 const net = new Network(content.network, content.zips);
 const t = content.network;
-const engine = createEngine();
+const engine = createEngine({ load });
 const queries = randomZipPoints(content.gazetteer, QUERIES, SEED);
 const unified = net.carriers.flatMap((c, i) => (c.unified ? [i] : []));
 const carrierSize = (c: number) => t.carrierLocStart[c + 1] - t.carrierLocStart[c];
