@@ -211,41 +211,52 @@ function parseManifest(manifest: Uint8Array, header: Header, source: string, loa
       if (value === null || typeof value !== 'object' || !('$section' in value)) return value;
       const section = value as Section;
       // Lists of strings outside the tables are short (a carrier's states, say): read with the manifest.
-      if (load === 'eager' || section.$section === 'strings') return materialize(section, key);
-      return new Deferred(section);
+      return section.$section === 'strings' ? materialize(section, key) : new Deferred(section);
     });
   } catch (err) {
     if (err instanceof DatasetError) throw err;
     throw truncated(source);
   }
-  if (load === 'eager') return content as unknown as SnapshotContent;
-  const file = bytes as LazyFile;
   const tables: Record<string, object> = {};
-  for (const [name, fields] of Object.entries(content)) tables[name] = lazyTable(name, fields, file, materialize);
+  for (const [name, fields] of Object.entries(content)) {
+    tables[name] = load === 'eager' ? eagerTable(name, fields, materialize) : lazyTable(name, fields, bytes as LazyFile, materialize);
+  }
   return tables as unknown as SnapshotContent;
 }
 
+type Materialize = (section: Section, name: string) => unknown;
+
+/** How to read a table's field: its section, or its list of sections (each carrier's index); undefined for a plain value. */
+function fieldReader(value: unknown, name: string, materialize: Materialize): (() => unknown) | undefined {
+  if (value instanceof Deferred) return () => materialize(value.section, name);
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => v instanceof Deferred)) {
+    return () => value.map((v: Deferred, i) => materialize(v.section, `${name}[${i}]`));
+  }
+  return undefined;
+}
+
+/** A table with every field read now. */
+function eagerTable(table: string, fields: Record<string, unknown>, materialize: Materialize): object {
+  const read = {};
+  // Defined, not assigned: an object given this many properties by assignment under computed names
+  // turns into a dictionary, and every read of a field would then be a lookup.
+  for (const [key, value] of Object.entries(fields)) {
+    Object.defineProperty(read, key, { value: fieldReader(value, `${table}.${key}`, materialize)?.() ?? value, enumerable: true, writable: true, configurable: true });
+  }
+  return read;
+}
+
 /**
- * A table whose deferred fields are read on first access: a getter on its prototype reads the
- * field and makes it an own property of the table, so that warm reads are plain property loads
- * (a getter left in place cost a search about 9%). A field of several sections (each carrier's
- * index) is read whole.
+ * A table whose sections are read on first access: a getter on its prototype reads the field and
+ * makes it an own property of the table, so that warm reads are plain property loads (a getter
+ * left in place cost a search about 9%).
  */
-function lazyTable(
-  table: string,
-  fields: Record<string, unknown>,
-  file: LazyFile,
-  materialize: (section: Section, name: string) => unknown,
-): object {
+function lazyTable(table: string, fields: Record<string, unknown>, file: LazyFile, materialize: Materialize): object {
   const proto: Record<string, unknown> = {};
   const own: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    const name = `${table}.${key}`;
-    let read: () => unknown;
-    if (value instanceof Deferred) read = () => materialize(value.section, name);
-    else if (Array.isArray(value) && value.length > 0 && value.every((v) => v instanceof Deferred)) {
-      read = () => value.map((v: Deferred, i) => materialize(v.section, `${name}[${i}]`));
-    } else {
+    const read = fieldReader(value, `${table}.${key}`, materialize);
+    if (read === undefined) {
       own[key] = value;
       continue;
     }

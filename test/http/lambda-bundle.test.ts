@@ -3,7 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,8 +18,9 @@ import { createKvStore } from '../../adapters/kv/create.js';
 import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
 
 /**
- * Imports the bundle, answers each event of the JSON array on stdin, prints the results. With
- * MOVE_SNAPSHOT_AFTER_IMPORT, the snapshot file is moved away between the import and the first event.
+ * Imports the bundle, answers each event of the JSON array on stdin, prints the results as the last
+ * line of stdout (the function's log lines come before it). With MOVE_SNAPSHOT_AFTER_IMPORT, the
+ * snapshot file is moved away between the import and the first event.
  */
 const RUNNER = `
 const { handler } = await import(process.env.BUNDLE_URL);
@@ -28,14 +29,14 @@ let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const results = [];
 for (const event of JSON.parse(input)) results.push(await handler(event));
-process.stdout.write(JSON.stringify(results));
+process.stdout.write('\\n' + JSON.stringify(results));
 `;
 
 function runBundle(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<LambdaResult[]> {
   return runBundleLogged(dir, events, env).then(({ results }) => results);
 }
 
-/** The results, and what the function wrote to its log (stderr). */
+/** The results, and what the function wrote to its log (stderr, and stdout before the results). */
 function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<{ results: LambdaResult[]; log: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
@@ -48,7 +49,11 @@ function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string,
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve({ results: JSON.parse(out), log: err }) : reject(new Error(`bundle exited ${code}: ${err}`))));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`bundle exited ${code}: ${err}`));
+      const last = out.lastIndexOf('\n');
+      resolve({ results: JSON.parse(out.slice(last + 1)), log: err + out.slice(0, last) });
+    });
     child.stdin.end(JSON.stringify(events));
   });
 }
@@ -122,6 +127,33 @@ describe('the built Lambda bundle', () => {
     const outside = await answer({});
     expect(outside.status).toBe(500);
     expect(outside.log).toMatch(/could not start: .*snapshot/);
+  }, 60_000);
+
+  it('reads its tables as queries first use them: a table damaged on disk fails those queries with a 500, named in the log, and the others are answered', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-damaged-'));
+    try {
+      cpSync(dir, copy, { recursive: true });
+      // One byte of the locations' latitudes, which a search reads and a geocode does not.
+      const file = join(copy, 'snapshot.bin');
+      const bytes = readFileSync(file);
+      const manifestLength = bytes.readUInt32LE(12);
+      const sectionsStart = 32 + Math.ceil(manifestLength / 8) * 8;
+      const latitudes = JSON.parse(bytes.subarray(32, 32 + manifestLength).toString('utf8')).network.locLat;
+      bytes[sectionsStart + latitudes.offset + 8 * Math.floor(latitudes.length / 2)] ^= 0x40;
+      writeFileSync(file, bytes);
+      const search = { method: 'GET', path: '/api/locations', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+      const { results, log } = await runBundleLogged(copy, [geocode, search, search, geocode].map((r) => httpApiEvent(r)), {
+        AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations',
+        LOG_LEVEL: 'warn',
+      });
+      const replies = results.map(replyOf);
+      expect(replies.map((r) => r.status)).toEqual([200, 500, 500, 200]);
+      expect(JSON.parse(replies[1].body)).toEqual({ error: 'internal error' });
+      expect(JSON.parse(replies[3].body)).toEqual(JSON.parse(replies[0].body));
+      expect(log).toMatch(/corrupt snapshot \(network\.locLat does not match its checksum\)/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {

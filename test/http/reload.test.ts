@@ -50,7 +50,7 @@ describe.each(SERVER_KINDS)('SIGHUP on %s', (server) => {
       expect((await fetch(`${proc.url}/api/bolt-location?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).status).toBe(200);
       expect((await fetch(`${proc.url}/api/acme-location?zip=60601`, { headers: { 'x-api-key': KEYS.pro } })).status).toBe(404);
 
-      // A foreign file, then a snapshot cut short: each is refused, with the reason, and bolt keeps serving.
+      // A foreign file, a snapshot cut short, one changed in place: each is refused, with the reason, and bolt keeps serving.
       rollOut('{"not": "a snapshot"}');
       proc.child.kill('SIGHUP');
       await vi.waitFor(() => expect(logged('reload failed: still serving the data loaded before')).toHaveLength(1), { timeout: 20_000 });
@@ -60,6 +60,13 @@ describe.each(SERVER_KINDS)('SIGHUP on %s', (server) => {
       proc.child.kill('SIGHUP');
       await vi.waitFor(() => expect(logged('reload failed: still serving the data loaded before')).toHaveLength(2), { timeout: 20_000 });
       expect(logged('reload failed: still serving the data loaded before')[1]).toMatch(/truncated or corrupt snapshot/);
+      // A byte changed among its tables: a server reads and checks the whole file before it swaps it in.
+      const changed = Buffer.from(whole);
+      changed[changed.length >> 1] ^= 0x01;
+      rollOut(changed);
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(logged('reload failed: still serving the data loaded before')).toHaveLength(3), { timeout: 20_000 });
+      expect(logged('reload failed: still serving the data loaded before')[2]).toMatch(/corrupt snapshot \((gazetteer|network|zips|timeZones)\.\w+(\[\d+\])? does not match its checksum\)/);
       await servedAfter('bolt', 50);
     } finally {
       await stop();
