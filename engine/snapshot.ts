@@ -79,12 +79,12 @@ export function decodeSnapshot(file: Uint8Array, source = 'snapshot'): SnapshotC
 
 /** A snapshot file's content: read whole now ('eager', the default), or each section on first use ('lazy'). */
 export function readSnapshot(path: string, load: SnapshotLoad = 'eager'): SnapshotContent {
-  if (load === 'eager') return decodeSnapshot(readWhole(path), path);
+  if (load === 'eager') return decodeSnapshot(namingPath(path, () => readFileSync(path)), path);
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const head = new Uint8Array(Math.min(size, HEADER_BYTES));
-    readSync(fd, head, 0, head.byteLength, 0);
+    namingPath(path, () => readSync(fd, head, 0, head.byteLength, 0));
     const header = readHeader(head, size, path);
     const manifest = new Uint8Array(header.sectionsStart - HEADER_BYTES);
     if (readSync(fd, manifest, 0, manifest.byteLength, HEADER_BYTES) !== manifest.byteLength) throw truncated(path);
@@ -98,11 +98,11 @@ export function readSnapshot(path: string, load: SnapshotLoad = 'eager'): Snapsh
   }
 }
 
-function readWhole(path: string): Buffer {
+/** A folder fails in read(), after open(), and Node's error then names no path: give it the one read. */
+function namingPath<T>(path: string, read: () => T): T {
   try {
-    return readFileSync(path);
+    return read();
   } catch (err) {
-    // A folder fails in read(), after open(), and Node's error then names no path: give it the one read.
     if ((err as NodeJS.ErrnoException).code === 'EISDIR') (err as NodeJS.ErrnoException).path ??= path;
     throw err;
   }

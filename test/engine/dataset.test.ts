@@ -497,4 +497,10 @@ describe('compiled snapshot', () => {
   it('a missing snapshot file fails loudly', () => {
     expect(() => createEngine({ snapshot: join(root, 'does-not-exist.snapshot') })).toThrow();
   });
+
+  it('a folder named as the snapshot fails with an error that names it, read lazily or eagerly', () => {
+    for (const load of ['lazy', 'eager'] as const) {
+      expect(() => createEngine({ snapshot: root, load }), load).toThrow(expect.objectContaining({ code: 'EISDIR', path: root }));
+    }
+  });
 });
