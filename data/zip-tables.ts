@@ -1,14 +1,14 @@
 // Facts about each ZIP of the gazetteer that no query changes, worked out when a dataset is
 // compiled, so that a query about a ZIP (most questions) reads them instead of working them out:
 // - its exact matches: the terminals serving it (points-served) and the locations in it, each once,
-//   with their distance from the ZIP's point, in one run per ZIP;
+//   in one run per ZIP (their distances from the ZIP's point are worked out when the ZIP is first
+//   read: a haversine each, cheaper than the bytes a file would spend on them);
 // - the nearest location of each can-reach carrier, at any distance: what can-reach answers for a
 //   carrier that does not reach the place, and, when within the radius, the nearby match of a
 //   can-reach carrier outside the unified index.
-// Both are made by the very functions a query would otherwise run (distanceMiles, the kd walk), so
-// they give the same answers, ties included.
+// The nearest locations are made by the very kd walk a query would otherwise run, so they give the
+// same answers, ties included.
 
-import { distanceMiles } from '../engine/geo.js';
 import { Hits } from '../engine/hits.js';
 import { LocationIndex } from '../engine/location-index.js';
 import { NO_LOCATION, type GazetteerTable, type NetworkTable, type ZipTables } from '../engine/snapshot-format.js';
@@ -37,14 +37,7 @@ function exactMatches<S>(t: NetworkTable<S>, g: GazetteerTable<S>): Omit<ZipTabl
     for (const l of seen) locs.push(l);
   }
   exactStart[zipCount] = locs.length;
-  const exactLoc = Uint32Array.from(locs);
-  const exactMiles = new Float64Array(locs.length);
-  for (let z = 0; z < zipCount; z++) {
-    for (let e = exactStart[z]; e < exactStart[z + 1]; e++) {
-      exactMiles[e] = distanceMiles(g.zipLat[z], g.zipLng[z], t.locLat[exactLoc[e]], t.locLng[exactLoc[e]]);
-    }
-  }
-  return { exactStart, exactLoc, exactMiles };
+  return { exactStart, exactLoc: Uint32Array.from(locs) };
 }
 
 function nearestLocations<S>(network: NetworkTable<S>, gazetteer: GazetteerTable<S>): Uint32Array[] {

@@ -161,7 +161,7 @@ export function engineFrom(content: SnapshotContent): Engine {
   const gazetteer = new Gazetteer(content.gazetteer);
   const net = new Network(content.network, content.zips);
   const shapes = new LocationShapes(net, gazetteer);
-  const zipCache = new ZipCache(content.gazetteer, content.zips);
+  const zipCache = new ZipCache(content.gazetteer, content.zips, content.network);
   const unified = new UnifiedQueries(gazetteer, net, zipCache, new Matcher(net, gazetteer, zipCache), shapes);
   const lookups = new CarrierLookups(gazetteer, net, shapes);
   const schedules = new Schedules(gazetteer, net, content.timeZones);

@@ -140,7 +140,7 @@ export class Matcher {
     for (const l of net.locationsInCity(g.placeKeys.at(place.id), place.state)) this.addExactLocation(l, generation, place);
   }
 
-  /** A ZIP's exact matches, compiled with their distances from its point (zip-tables.ts). */
+  /** A ZIP's exact matches (zip-tables.ts), with their distances from its point (its ZIP record's). */
   private addExactAtZip(zipCode: number): void {
     const { inScope, set, zipCache } = this;
     const locCarrier = this.net.t.locCarrier;

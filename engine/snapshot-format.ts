@@ -195,8 +195,6 @@ export interface ZipTables {
   /** Exact matches of gazetteer ZIP row z: entries exactStart[z] .. exactStart[z + 1]. */
   exactStart: Uint32Array;
   exactLoc: Uint32Array;
-  /** Great-circle miles from the ZIP's point. */
-  exactMiles: Float64Array;
   /** Per carrier number, its nearest location to each ZIP row; empty for the carriers can-reach does not accept. */
   nearest: Uint32Array[];
 }

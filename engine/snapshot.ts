@@ -7,8 +7,8 @@
 // file fails there (what a server wants before it starts, or swaps in a reload). 'lazy' reads the
 // header and manifest, each table's sections when a query first reads them, and a string column's
 // strings a block of rows at a time: a cold start reads and checks only what its first answers use
-// (a first search near a ZIP, about a third of the sample), and memory grows with what is used. A
-// damaged section then fails the query that first reads it.
+// (a first search near a ZIP, about 3.8 of the sample's 13.5 MB), and memory grows with what is
+// used. A damaged section then fails the query that first reads it.
 
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';

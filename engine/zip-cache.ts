@@ -6,13 +6,15 @@
 // the first query of its code: a cold start pays for the ZIPs it is asked about.
 
 import { ZIP_CODES } from './gazetteer.js';
-import type { GazetteerTable, ZipTables } from './snapshot-format.js';
+import { distanceMiles } from './geo.js';
+import type { GazetteerTable, NetworkTable, ZipTables } from './snapshot-format.js';
 
 /**
  * A record is 16 numbers (128 bytes): its fill state, lat, lng, place, state id, how many exact
  * matches, where they start in the ZIP tables, one unused; then the first INLINE matches, each as
- * location and miles. 99% of ZIPs have at most INLINE matches; the rest read the others from the
- * ZIP tables.
+ * location and miles from the ZIP's point (worked out on first read: NOT_YET until then, so that a
+ * query that reads no match, a geocode, reads no location). 99% of ZIPs have at most INLINE
+ * matches; the rest read the others from the ZIP tables.
  */
 const STRIDE = 16;
 const INLINE = 4;
@@ -21,6 +23,8 @@ const FIRST_MATCH = 8;
 const UNFILLED = 0;
 const NO_ZIP = 1;
 const FILLED = 2;
+/** A match's miles not worked out yet (a distance is never negative). */
+const NOT_YET = -1;
 
 export class ZipCache {
   private readonly records = new Float64Array(STRIDE * ZIP_CODES);
@@ -28,6 +32,8 @@ export class ZipCache {
   constructor(
     private readonly gazetteer: GazetteerTable,
     private readonly zips: ZipTables,
+    /** The locations' points, for the matches' miles. */
+    private readonly locations: Pick<NetworkTable, 'locLat' | 'locLng'>,
   ) {}
 
   /** The gazetteer row of a ZIP code 0-99999, or -1 when the gazetteer has none. Read it first: it fills the record. */
@@ -65,12 +71,21 @@ export class ZipCache {
   }
 
   exactMiles(code: number, k: number): number {
-    return k < INLINE ? this.records[STRIDE * code + FIRST_MATCH + 2 * k + 1] : this.zips.exactMiles[this.records[STRIDE * code + 6] + k];
+    if (k >= INLINE) return this.milesTo(code, this.exactLoc(code, k));
+    const at = STRIDE * code + FIRST_MATCH + 2 * k + 1;
+    const miles = this.records[at];
+    return miles !== NOT_YET ? miles : (this.records[at] = this.milesTo(code, this.records[at - 1]));
+  }
+
+  /** Great-circle miles from the ZIP's point to location l. */
+  private milesTo(code: number, l: number): number {
+    const { locLat, locLng } = this.locations;
+    return distanceMiles(this.records[STRIDE * code + 1], this.records[STRIDE * code + 2], locLat[l], locLng[l]);
   }
 
   private fill(code: number): void {
     const { zipCodes, zipLat, zipLng, zipPlace, placeState } = this.gazetteer;
-    const { exactStart, exactLoc, exactMiles } = this.zips;
+    const { exactStart, exactLoc } = this.zips;
     const records = this.records;
     const at = STRIDE * code;
     // The gazetteer's ZIPs are ascending: a binary search, once per code.
@@ -91,7 +106,7 @@ export class ZipCache {
         records[at + 6] = start;
         for (let k = 0; k < Math.min(count, INLINE); k++) {
           records[at + FIRST_MATCH + 2 * k] = exactLoc[start + k];
-          records[at + FIRST_MATCH + 2 * k + 1] = exactMiles[start + k];
+          records[at + FIRST_MATCH + 2 * k + 1] = NOT_YET;
         }
         records[at] = row + FILLED;
         return;

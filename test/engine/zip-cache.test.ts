@@ -1,7 +1,7 @@
-// The records a ZIP query reads by code (zip-records.ts), on a hand-written GeoNames file and
-// hand-written exact matches: each ZIP's record holds its own row, point, city, state and
-// matches (those past the ones a record holds read from the tables), and every other code has no
-// row.
+// The records a ZIP query reads by code (zip-cache.ts), on a hand-written GeoNames file and
+// hand-written exact matches at hand-written points: each ZIP's record holds its own row, point,
+// city, state and matches, with their miles from the ZIP (those past the ones a record holds read
+// from the tables), and every other code has no row.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { ZIP_CODES } from '../../engine/gazetteer.js';
 import { ZipCache } from '../../engine/zip-cache.js';
 import type { ZipTables } from '../../engine/snapshot-format.js';
 import { gazetteerRow } from './geonames-rows.js';
+import { haversineMiles } from './oracle.js';
 
 describe('ZipCache', () => {
   it("hold each ZIP's row, point, city, state and exact matches, and no row for any other code", () => {
@@ -28,15 +29,20 @@ describe('ZipCache', () => {
       const zips = {
         exactStart: Uint32Array.from([0, 2, 2, 8]),
         exactLoc: Uint32Array.from([10, 11, 20, 21, 22, 23, 24, 25]),
-        exactMiles: Float64Array.from([0.5, 1.5, 2, 3, 4, 5, 6, 7.25]),
-      } as ZipTables;
-      const records = new ZipCache(gazetteerOf(g).table, zips);
+        nearest: [],
+      } satisfies ZipTables;
+      // Location l at (40 + l / 100, -100 - l / 100): the miles each match is from its ZIP's point.
+      const locLat = Float64Array.from({ length: 26 }, (_, l) => 40 + l / 100);
+      const locLng = Float64Array.from({ length: 26 }, (_, l) => -100 - l / 100);
+      const records = new ZipCache(gazetteerOf(g).table, zips, { locLat, locLng });
+      // Miles to 1e-9: the engine's haversine and the oracle's are written apart and may differ in the last bits.
+      const matches = (lat: number, lng: number, locs: number[]) => locs.map((l) => [l, expect.closeTo(haversineMiles(lat, lng, locLat[l], locLng[l]), 9)]);
       const expected = [
-        { code: 501, row: 0, lat: 40.8122, lng: -73.0465, city: 'Holtsville', state: 'NY', matches: [[10, 0.5], [11, 1.5]] },
+        { code: 501, row: 0, lat: 40.8122, lng: -73.0465, city: 'Holtsville', state: 'NY', matches: matches(40.8122, -73.0465, [10, 11]) },
         { code: 75201, row: 1, lat: 32.7904, lng: -96.8044, city: 'Dallas', state: 'TX', matches: [] },
         {
           code: 99950, row: 2, lat: 55.3422, lng: -131.6461, city: 'Ketchikan', state: 'AK',
-          matches: [[20, 2], [21, 3], [22, 4], [23, 5], [24, 6], [25, 7.25]],
+          matches: matches(55.3422, -131.6461, [20, 21, 22, 23, 24, 25]),
         },
       ];
       expect(expected.map(({ code }) => ({

@@ -18,9 +18,9 @@ import { createKvStore } from '../../adapters/kv/create.js';
 import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
 
 /**
- * Imports the bundle, answers each event of the JSON array on stdin, prints the results as the last
- * line of stdout (the function's log lines come before it). With MOVE_SNAPSHOT_AFTER_IMPORT, the
- * snapshot file is moved away between the import and the first event.
+ * Imports the bundle, answers each event of the JSON array on stdin, writes the results to the file
+ * RESULTS_FILE names (stdout and stderr are the function's log). With MOVE_SNAPSHOT_AFTER_IMPORT, the snapshot file is
+ * moved away between the import and the first event.
  */
 const RUNNER = `
 const { handler } = await import(process.env.BUNDLE_URL);
@@ -29,19 +29,20 @@ let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const results = [];
 for (const event of JSON.parse(input)) results.push(await handler(event));
-process.stdout.write('\\n' + JSON.stringify(results));
+(await import('node:fs')).writeFileSync(process.env.RESULTS_FILE, JSON.stringify(results));
 `;
 
 function runBundle(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<LambdaResult[]> {
   return runBundleLogged(dir, events, env).then(({ results }) => results);
 }
 
-/** The results, and what the function wrote to its log (stderr, and stdout before the results). */
+/** The results, and what the function wrote to its log (stderr and stdout). */
 function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<{ results: LambdaResult[]; log: string }> {
+  const resultsFile = join(tmpdir(), `carrier-lambda-results-${randomUUID()}.json`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER], {
       cwd: dir,
-      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: 'silent', ...env },
+      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, RESULTS_FILE: resultsFile, API_KEYS, LOG_LEVEL: 'silent', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
@@ -49,10 +50,16 @@ function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string,
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': every stream has been read to its end.
+    child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`bundle exited ${code}: ${err}`));
-      const last = out.lastIndexOf('\n');
-      resolve({ results: JSON.parse(out.slice(last + 1)), log: err + out.slice(0, last) });
+      try {
+        resolve({ results: JSON.parse(readFileSync(resultsFile, 'utf8')), log: err + out });
+      } catch (readError) {
+        reject(readError);
+      } finally {
+        rmSync(resultsFile, { force: true });
+      }
     });
     child.stdin.end(JSON.stringify(events));
   });
