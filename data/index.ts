@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { engineFrom, type Engine } from '../engine/engine.js';
-import { checkedOptions } from '../engine/options.js';
+import { checkedOptions, DEFAULT_LOAD } from '../engine/options.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
 import { decodeSnapshot, readSnapshot, type SnapshotLoad } from '../engine/snapshot.js';
 import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.js';
@@ -64,7 +64,7 @@ export interface BuildEngineOptions {
  * has not built its snapshot yet).
  */
 export function createEngine(options: BuildEngineOptions = {}): Engine {
-  const { snapshot, dataDir, zipFile, load = 'lazy' } = checkedOptions(buildEngineOptionsSchema, options);
+  const { snapshot, dataDir, zipFile, load = DEFAULT_LOAD } = checkedOptions(buildEngineOptionsSchema, options);
   if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot, load));
   if (dataDir !== undefined || zipFile !== undefined) return compiledEngine({ dataDir, zipFile });
   const sample = sampleSnapshot();

@@ -2,7 +2,7 @@
 // in-process, returning the HTTP 200 bodies. Compiling a dataset is carrier-locations/build's.
 
 import { engineFrom, type Engine } from './engine.js';
-import { checkedOptions, engineOptionsSchema } from './options.js';
+import { checkedOptions, DEFAULT_LOAD, engineOptionsSchema } from './options.js';
 import { missingSampleSnapshot, sampleSnapshot } from './package-files.js';
 import { readSnapshot, type SnapshotLoad } from './snapshot.js';
 
@@ -27,7 +27,7 @@ export interface EngineOptions {
 
 /** An engine on a snapshot file: the sample's when none is named. */
 export function createEngine(options: EngineOptions = {}): Engine {
-  const { snapshot, load = 'lazy' } = checkedOptions(engineOptionsSchema, options);
+  const { snapshot, load = DEFAULT_LOAD } = checkedOptions(engineOptionsSchema, options);
   const file = snapshot ?? sampleSnapshot();
   if (file === null) throw missingSampleSnapshot();
   return engineFrom(readSnapshot(file, load));

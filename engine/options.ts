@@ -28,6 +28,8 @@ const COMPILED_BY_BUILD = 'is an option of createEngine from carrier-locations/b
 
 /** How a snapshot file is read: see SnapshotLoad. */
 export const loadOption = z.enum(['lazy', 'eager'], { error: 'load must be "lazy" or "eager"' }).optional();
+/** How both entries' createEngine read a snapshot file when `load` is not given. */
+export const DEFAULT_LOAD = 'lazy';
 
 export const engineOptionsSchema = optionsObject(
   { snapshot: pathOption('snapshot'), load: loadOption },
