@@ -44,6 +44,12 @@ const FILE_BANNER = [
   'const __dirname = __pathDirname(__filename);',
 ].join('\n');
 
+/**
+ * The oldest Node the bundles run on: package.json's `engines`, and what deploy/template.yaml's
+ * Lambda runtime must run at least (test/deploy-template.test.ts).
+ */
+export const NODE_TARGET_MAJOR = 22;
+
 export interface NodeBundle {
   entryPoints: Record<string, string>;
   outdir: string;
@@ -77,7 +83,7 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     minify: options.minify,
     format: 'esm',
     platform: 'node',
-    target: 'node22',
+    target: `node${NODE_TARGET_MAJOR}`,
     banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
     legalComments: 'none',
     logLevel: 'warning',
