@@ -22,7 +22,7 @@ import { createEngine } from '../engine/index.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
 import { Hits } from '../engine/hits.js';
 import { Network } from '../engine/network.js';
-import type { z } from 'zod';
+import type * as z from '../engine/zod.js';
 import { roundMiles } from '../engine/geo.js';
 import {
   canReachQuerySchema, geocodeQuerySchema, parseInput, parseWithZod, placeQuerySchema, searchQuerySchema,
@@ -189,7 +189,7 @@ function checkQueryPath(input: {
   const locOf = new Map<string, number>();
   for (let l = 0; l < net.locationCount; l++) locOf.set(`${net.carriers[t.locCarrier[l]].id}|${t.locCode.at(l)}`, l);
   const bad = { parse: 0, json: 0, nearby: 0, serving: 0 };
-  const parses: [z.ZodType, unknown[]][] = [
+  const parses: [z.ZodMiniType, unknown[]][] = [
     [searchQuerySchema, input.searchQueries],
     [placeQuerySchema, input.searchQueries],
     [canReachQuerySchema, input.reachQueries],

@@ -1,8 +1,8 @@
 // A carrier as a dataset's carriers.json describes it: what it is, where the API lists it, and
 // what it offers. Every per-carrier behaviour follows from these fields, never from a carrier id.
 
-import * as z from 'zod';
 import { HOLIDAY_CALENDARS } from './holidays.js';
+import * as z from './zod.js';
 
 /** The message of a field's issue in words: what is missing or wrong, with the value given. */
 const says = (field: string, expected: string) => (issue: { input?: unknown }) =>
@@ -14,25 +14,28 @@ const flag = (field: string) => z.boolean({ error: says(field, 'must be true or 
 export const isoDateSchema = (field: string) =>
   z
     .string({ error: says(field, 'must be a date written YYYY-MM-DD') })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: says(field, 'must be a date written YYYY-MM-DD') })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-      error: says(field, 'is not a day of the calendar'),
-    });
+    .check(
+      z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: says(field, 'must be a date written YYYY-MM-DD') }),
+      z.refine((d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+        error: says(field, 'is not a day of the calendar'),
+      }),
+    );
 
 /** The days the carrier neither picks up nor delivers: a named calendar, its own dates, or both. */
 const holidaysSchema = z
   .strictObject(
     {
-      calendar: z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) }).optional(),
-      dates: z
-        .array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') })
-        .refine((dates) => new Set(dates).size === dates.length, {
-          error: (issue) => {
-            const dates = issue.input as string[];
-            return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
-          },
-        })
-        .optional(),
+      calendar: z.optional(z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) })),
+      dates: z.optional(
+        z.array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') }).check(
+          z.refine((dates: string[]) => new Set(dates).size === dates.length, {
+            error: (issue) => {
+              const dates = issue.input as string[];
+              return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
+            },
+          }),
+        ),
+      ),
     },
     {
       error: (issue) =>
@@ -41,19 +44,21 @@ const holidaysSchema = z
           : 'holidays must be an object: { "calendar": "us-ltl", "dates": ["2026-12-24"] }',
     },
   )
-  .refine((h) => h.calendar !== undefined || (h.dates?.length ?? 0) > 0, {
-    error: 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out',
-  });
+  .check(
+    z.refine((h) => h.calendar !== undefined || (h.dates?.length ?? 0) > 0, {
+      error: 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out',
+    }),
+  );
 
 export const carrierSchema = z.strictObject(
   {
-    id: z.string({ error: says('id', 'must be text') }).regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
-      error: says('id', 'must be lower-case letters, digits and dashes (at most 40), such as "my-carrier"'),
-    }),
-    name: z.string({ error: says('name', 'must be text') }).min(1, { error: () => 'name is required' }),
-    scac: z.string({ error: says('scac', 'must be text') }).regex(/^[A-Z0-9]{2,4}$/, {
-      error: says('scac', 'must be 2-4 upper-case letters or digits'),
-    }),
+    id: z.string({ error: says('id', 'must be text') }).check(
+      z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
+        error: says('id', 'must be lower-case letters, digits and dashes (at most 40), such as "my-carrier"'),
+      }),
+    ),
+    name: z.string({ error: says('name', 'must be text') }).check(z.minLength(1, { error: () => 'name is required' })),
+    scac: z.string({ error: says('scac', 'must be text') }).check(z.regex(/^[A-Z0-9]{2,4}$/, { error: says('scac', 'must be 2-4 upper-case letters or digits') })),
     kind: z.enum(['ltl', 'freight', 'worldwide', 'postal'], { error: says('kind', 'must be one of ltl, freight, worldwide, postal') }),
     /** In the unified endpoints' scope. */
     unified: flag('unified'),
@@ -64,11 +69,11 @@ export const carrierSchema = z.strictObject(
       error: says('lookup', 'must be one of zip, country_code, region, state, country'),
     }),
     /** Service days, transit times and carrier metadata from its points-served rows. */
-    schedules: flag('schedules').default(false),
+    schedules: z._default(flag('schedules'), false),
     /** The path word of its page of the points a terminal serves: `/station/:num` or `/terminal/:num`. */
-    terminalRoute: z.enum(['station', 'terminal'], { error: says('terminalRoute', 'must be "station" or "terminal"') }).default('terminal'),
+    terminalRoute: z._default(z.enum(['station', 'terminal'], { error: says('terminalRoute', 'must be "station" or "terminal"') }), 'terminal'),
     /** Days without pickup or delivery, skipped by the schedule endpoints. */
-    holidays: holidaysSchema.optional(),
+    holidays: z.optional(holidaysSchema),
   },
   {
     error: (issue) =>

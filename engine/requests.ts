@@ -3,11 +3,11 @@
 // parameter, so a library caller and an HTTP client see the same 400 text. The input types derive
 // from the schemas.
 
-import * as z from 'zod';
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import { placeKey } from './names.js';
 import { US_STATE_CODES } from './us-states.js';
+import * as z from './zod.js';
 
 export const DEFAULT_RADIUS_MILES = 25;
 /** The radius a query may name, in miles. */
@@ -37,17 +37,31 @@ const documentedAs = (json: Record<string, unknown> | (() => Record<string, unkn
   },
 });
 
+/**
+ * The schema, described for the OpenAPI document (zod-openapi reads zod's global registry): classic
+ * zod's `.meta(data)`, a copy of the schema registered with `data`, which keeps what the schema
+ * itself is registered with.
+ */
+function withMeta<S extends z.ZodMiniType>(schema: S, meta: z.core.GlobalMeta): S {
+  const copy = schema.clone();
+  z.globalRegistry.add(copy, meta);
+  return copy;
+}
+
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
 export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
 
 /** A ZIP parameter; a ZIP+4 is answered as its 5-digit ZIP, which the answer's echo shows. */
 const zip = (name: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of ${ZIP_FORMS}`) })
-    .min(1, NOT_EMPTY(name))
-    .regex(ZIP, { error: `${name} must be ${ZIP_FORMS}` })
-    .meta({ description: `A US ZIP code: ${ZIP_FORMS}` })
-    .transform((value) => value.slice(0, 5));
+  z.pipe(
+    withMeta(
+      z
+        .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string of ${ZIP_FORMS}`) })
+        .check(z.minLength(1, NOT_EMPTY(name)), z.regex(ZIP, { error: `${name} must be ${ZIP_FORMS}` })),
+      { description: `A US ZIP code: ${ZIP_FORMS}` },
+    ),
+    z.transform((value: string) => value.slice(0, 5)),
+  );
 
 const NO_CONTROL = /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/;
 /** In a `u` pattern a surrogate matches only alone: half of a character, not text. */
@@ -58,10 +72,11 @@ const NO_LONE_SURROGATE = /^[^\ud800-\udfff]*$/u;
  * rather than searched for and echoed back, and so is half of a UTF-16 pair (`"\ud800"` in a JSON
  * body). Tabs and line breaks are whitespace, trimmed or separating words like spaces.
  */
-const typedText = (schema: z.ZodString, name: string) =>
-  schema
-    .regex(NO_CONTROL, { error: `${name} must not contain control characters` })
-    .regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` });
+const typedText = (schema: z.ZodMiniString<string>, name: string) =>
+  schema.check(
+    z.regex(NO_CONTROL, { error: `${name} must not contain control characters` }),
+    z.regex(NO_LONE_SURROGATE, { error: `${name} must be well-formed Unicode: it holds half of a surrogate pair` }),
+  );
 
 /**
  * Text that is more than whitespace. The trim before it already refuses blank text (with "must not
@@ -70,15 +85,19 @@ const typedText = (schema: z.ZodString, name: string) =>
 const NOT_BLANK = /\S/;
 
 const optionalText = (name: string, max = TEXT_MAX) =>
-  typedText(
-    z
-      .string({ error: `${name} must be a string` })
-      .trim()
-      .min(1, NOT_EMPTY(name))
-      .max(max, { error: `${name} must be at most ${max} characters` })
-      .regex(NOT_BLANK, NOT_EMPTY(name)),
-    name,
-  ).optional();
+  z.optional(
+    typedText(
+      z
+        .string({ error: `${name} must be a string` })
+        .check(
+          z.trim(),
+          z.minLength(1, NOT_EMPTY(name)),
+          z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
+          z.regex(NOT_BLANK, NOT_EMPTY(name)),
+        ),
+      name,
+    ),
+  );
 
 /**
  * A parameter that must be present: "is required" when absent, "must not be empty" when given
@@ -86,8 +105,11 @@ const optionalText = (name: string, max = TEXT_MAX) =>
  */
 const requiredText = (name: string, { max = 200, trim = false } = {}) => {
   const text = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) });
-  const bounded = (trim ? text.trim() : text).min(1, NOT_EMPTY(name)).max(max, { error: `${name} must be at most ${max} characters` });
-  return typedText(trim ? bounded.regex(NOT_BLANK, NOT_EMPTY(name)) : bounded, name);
+  const bounded = (trim ? text.check(z.trim()) : text).check(
+    z.minLength(1, NOT_EMPTY(name)),
+    z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
+  );
+  return typedText(trim ? bounded.check(z.regex(NOT_BLANK, NOT_EMPTY(name))) : bounded, name);
 };
 
 /**
@@ -97,57 +119,59 @@ const requiredText = (name: string, { max = 200, trim = false } = {}) => {
  * number type refuses Infinity and NaN, which are numbers all the same, just out of range.
  */
 const numberLike = (name: string, message: string, decimal: RegExp) =>
-  z
-    .union([z.number(), z.string()], { error: (issue) => (typeof issue.input === 'number' ? message : `${name} must be a number`) })
-    .transform((value, ctx) => {
+  z.pipe(
+    z.union([z.number(), z.string()], { error: (issue) => (typeof issue.input === 'number' ? message : `${name} must be a number`) }),
+    z.transform((value: number | string, ctx) => {
       const n = typeof value === 'number' ? value : decimal.test(value) ? Number(value) : NaN;
       if (!Number.isFinite(n)) {
-        ctx.addIssue({ code: 'custom', message });
+        ctx.issues.push({ code: 'custom', message, input: value });
         return z.NEVER;
       }
       return n;
-    });
+    }),
+  );
 
 const RADIUS_RANGE = `radius must be a number from ${RADIUS_MILES.min} to ${RADIUS_MILES.max}`;
 
 // The document states the number a query's text is read as (its string-or-number input and the
 // transform are how text becomes that number, not a second type a client may send).
-export const radiusSchema = numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/)
-  .refine((n) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE })
-  .optional()
-  .meta({
+export const radiusSchema = withMeta(
+  z.optional(numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/).check(z.refine((n: number) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE }))),
+  {
     description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}. In a query, a plain decimal (\`12.5\`, no exponent)`,
     ...documentedAs({ type: 'number', minimum: RADIUS_MILES.min, maximum: RADIUS_MILES.max, default: DEFAULT_RADIUS_MILES }),
-  });
+  },
+);
 
 /** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
 const MAX_PAGE = 1_000_000;
 const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
 
-export const pageSchema = numberLike('page', PAGE_RANGE, /^\d+$/)
-  .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE })
-  .optional()
-  .meta({
+export const pageSchema = withMeta(
+  z.optional(numberLike('page', PAGE_RANGE, /^\d+$/).check(z.refine((n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE }))),
+  {
     description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page; default 1`,
     ...documentedAs({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
-  });
+  },
+);
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
 const stateText = (name = 'state') =>
-  z
-    .string({ error: `${name} must be a 2-letter state code` })
-    .min(1, NOT_EMPTY(name))
-    .regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` })
-    .meta({
+  withMeta(
+    z
+      .string({ error: `${name} must be a 2-letter state code` })
+      .check(z.minLength(1, NOT_EMPTY(name)), z.regex(/^[A-Za-z]{2}$/, { error: `${name} must be a 2-letter state code` })),
+    {
       description: 'A 2-letter US state code, any case (the enum lists the upper case); a code the loaded gazetteer does not hold is a 400 that says so',
       enum: [...US_STATE_CODES],
-    });
-const stateCode = (name = 'state') => stateText(name).transform((s) => s.toUpperCase());
+    },
+  );
+const stateCode = (name = 'state') => z.pipe(stateText(name), z.transform((s: string) => s.toUpperCase()));
 
 export const placeQuerySchema = z.object({
-  zip: zip('zip').optional(),
+  zip: z.optional(zip('zip')),
   city: optionalText('city'),
-  state: stateCode().optional(),
+  state: z.optional(stateCode()),
   radius: radiusSchema,
 });
 
@@ -157,26 +181,31 @@ const namesCarrier = (s: string) => s.split(',').some(hasText);
 
 const NO_CARRIER = 'carriers must not be empty: name one or more carrier ids, comma-separated';
 
-export const searchQuerySchema = placeQuerySchema.extend({
-  carriers: z
-    .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
-    // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
-    // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) count as "all", as the API documents it.
-    .refine((value) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
-      error: NO_CARRIER,
-    })
-    .optional()
-    .meta({
+export const searchQuerySchema = z.extend(placeQuerySchema, {
+  carriers: withMeta(
+    z.optional(
+      z
+        .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
+        // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
+        // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) count as "all", as the API documents it.
+        .check(
+          z.refine((value: string | string[]) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
+            error: NO_CARRIER,
+          }),
+        ),
+    ),
+    {
       description:
         'Carrier ids to search: repeated (`carriers=a&carriers=b`) or comma-separated (`carriers=a,b`). ' +
         'Ids the data does not hold are ignored, and when none is held every carrier is searched; naming no id is a 400',
       // One id a value: the form generators write and clients send; a comma list is read the same.
       ...documentedAs({ type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*\\S[^,]*$' }, minItems: 1 }),
-    }),
+    },
+  ),
 });
 
-export const canReachQuerySchema = placeQuerySchema.extend({
-  carrier: requiredText('carrier', { max: TEXT_MAX }).meta({ description: 'The id of a carrier that can-reach accepts, in any case' }),
+export const canReachQuerySchema = z.extend(placeQuerySchema, {
+  carrier: withMeta(requiredText('carrier', { max: TEXT_MAX }), { description: 'The id of a carrier that can-reach accepts, in any case' }),
 });
 
 export const geocodeQuerySchema = z.object({ zip: zip('zip') });
@@ -187,38 +216,35 @@ export const pagedSchema = z.object({ page: pageSchema });
 const SEARCH_WORD = /\S{2}/;
 
 export const searchTextSchema = z.object({
-  q: requiredText('q', { trim: true })
-    .regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })
-    .meta({ description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP' }),
+  q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })), {
+    description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP',
+  }),
   page: pageSchema,
 });
 
 /** A calendar date parameter, YYYY-MM-DD, within DATE_RANGE. */
 const dateParam = (name: string) =>
-  z
-    .string({ error: `${name} must be YYYY-MM-DD` })
-    .min(1, NOT_EMPTY(name))
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })
-    .meta({ format: 'date', description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}` })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+  withMeta(
+    z.string({ error: `${name} must be YYYY-MM-DD` }).check(z.minLength(1, NOT_EMPTY(name)), z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })),
+    { format: 'date', description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}` },
+  ).check(
+    z.refine((d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
       error: `${name} must be a real calendar date (YYYY-MM-DD)`,
-    })
-    .refine((d) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` });
+    }),
+  ).check(z.refine((d: string) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` }));
 
 export const serviceDaysQuerySchema = z.object({
   zip: zip('zip'),
   city: optionalText('city'),
-  date: dateParam('date').optional(),
+  date: z.optional(dateParam('date')),
 });
 
 export const transitQuerySchema = z.object({
   origin_zip: zip('origin_zip'),
   dest_zip: zip('dest_zip'),
-  ship_date: dateParam('ship_date')
-    .optional()
-    .meta({
-      description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
-    }),
+  ship_date: withMeta(z.optional(dateParam('ship_date')), {
+    description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
+  }),
 });
 
 export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
@@ -227,56 +253,65 @@ export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusS
 
 /** A path parameter (station number, country code, drop-point id). */
 export const pathParamSchema = (name: string) =>
-  typedText(z.string({ error: `${name} must be a string` }).max(100, { error: `${name} must be at most 100 characters` }), name);
+  typedText(z.string({ error: `${name} must be a string` }).check(z.maxLength(100, { error: `${name} must be at most 100 characters` })), name);
 
 /**
  * Cities are matched by their letters and digits, accents dropped (placeKey): text without one
  * (`中`, `!!!`) can match no city, and says so rather than answering an empty page.
  */
-const cityFilter = typedText(z.string({ error: 'city must be a string' }).max(200, { error: 'city must be at most 200 characters' }), 'city')
-  .refine(hasText, NOT_EMPTY('city'))
-  .refine((city) => !hasText(city) || placeKey(city) !== '', {
-    error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
-  })
-  .meta({
-    description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
-    // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
-    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-      jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+const cityFilter = z.optional(
+  withMeta(
+    typedText(z.string({ error: 'city must be a string' }).check(z.maxLength(200, { error: 'city must be at most 200 characters' })), 'city')
+      .check(z.refine(hasText, NOT_EMPTY('city')))
+      .check(
+        z.refine((city: string) => !hasText(city) || placeKey(city) !== '', {
+          error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
+        }),
+      ),
+    {
+      description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
+      // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+      },
     },
-  })
-  .optional();
+  ),
+);
 
 /** A 2-letter country code in any case, upper-cased. */
 export const countryCode = (name: string) =>
-  z
-    .string({ error: `${name} must be a string` })
-    .min(1, NOT_EMPTY(name))
-    .regex(COUNTRY, { error: `${name} must be a 2-letter country code` })
-    .transform((s) => s.toUpperCase());
+  z.pipe(
+    z.string({ error: `${name} must be a string` }).check(z.minLength(1, NOT_EMPTY(name)), z.regex(COUNTRY, { error: `${name} must be a 2-letter country code` })),
+    z.transform((s: string) => s.toUpperCase()),
+  );
 
 /**
  * A required parameter read by `schema`: "is required" when absent and "must not be empty" when
  * empty (requiredText's words), then the schema's own checks. The document shows `schema`, whose
  * rules are the ones that matter once the text is there.
  */
-const requiredAs = <S extends z.ZodType<unknown, string>>(name: string, schema: S) =>
+const requiredAs = <S extends z.ZodMiniType<unknown, string>>(name: string, schema: S) =>
   // Rendered when a document is made, not when this module loads: every start would pay for it.
-  requiredText(name)
-    .pipe(schema)
-    .meta(
-      documentedAs(() => {
-        const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
-        return json;
-      }),
-    );
+  withMeta(
+    z.pipe(requiredText(name), schema),
+    documentedAs(() => {
+      const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' });
+      return json;
+    }),
+  );
 
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {
   zip: z.object({ zip: zip('zip'), city: cityFilter, page: pageSchema }),
   state: z.object({ state: requiredAs('state', stateText()), city: cityFilter, page: pageSchema }),
   region: z.object({
-    region: requiredText('region').transform((s) => s.toLowerCase()).meta({ description: 'One of the regions of the carrier' }),
+    region: withMeta(
+      z.pipe(
+        requiredText('region'),
+        z.transform((s: string) => s.toLowerCase()),
+      ),
+      { description: 'One of the regions of the carrier' },
+    ),
     city: cityFilter,
     page: pageSchema,
   }),
@@ -292,10 +327,10 @@ export function locationsQuerySchemaFor(carrier: Pick<Carrier, 'lookup'>): Locat
 }
 
 const coverageFilter = z.object({
-  state: stateText().optional(),
-  country_code: countryCode('country_code').optional(),
+  state: z.optional(stateText()),
+  country_code: z.optional(countryCode('country_code')),
 });
-const coverageOfState = coverageFilter.extend({ state: requiredAs('state', stateText()) });
+const coverageOfState = z.extend(coverageFilter, { state: requiredAs('state', stateText()) });
 
 /** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as docs/http-api.md has it). */
 export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {
@@ -308,11 +343,12 @@ export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'points
  * largest plan's limit is the document's; a key's own plan may allow fewer.
  */
 const stringListSchema = (field: string, entry: RegExp, description: string) =>
-  z
-    .array(z.string({ error: `${field} must contain only strings` }).meta({ override: { pattern: entry.source } }), {
+  withMeta(
+    z.array(withMeta(z.string({ error: `${field} must contain only strings` }), { override: { pattern: entry.source } }), {
       error: `${field} must be an array of strings`,
-    })
-    .meta({ description, override: { minItems: 1, maxItems: BATCH_LIMIT, uniqueItems: true } });
+    }),
+    { description, override: { minItems: 1, maxItems: BATCH_LIMIT, uniqueItems: true } },
+  );
 
 export const zipBatchSchema = z.object({
   zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
@@ -382,7 +418,7 @@ export type CarrierBatch = ZipBatch | z.input<typeof countryBatchSchema>;
  * Well-formed input of the unified queries takes a hand-checked fast path (below); anything else,
  * and every error, is zod's to parse and explain.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const fast = FAST_PATHS.get(schema);
   if (fast !== undefined) {
     const parsed = fast(input);
@@ -392,7 +428,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /** What `schema` makes of the input, by zod alone. */
-export function parseWithZod<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseWithZod<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -536,7 +572,7 @@ const placeField: FieldsParser = (out, key, value) => {
   }
 };
 
-const FAST_PATHS = new Map<z.ZodType, FastPath>([
+const FAST_PATHS = new Map<z.ZodMiniType, FastPath>([
   [placeQuerySchema, objectFastPath(placeField)],
   [searchQuerySchema, objectFastPath((out, key, value) =>
     key === 'carriers' ? (out.carriers = optional(carriersText, value)) !== NOT_SURE : placeField(out, key, value))],
@@ -546,7 +582,7 @@ const FAST_PATHS = new Map<z.ZodType, FastPath>([
 ]);
 
 /** The fast path's answer for a schema and input: the parsed input, or undefined where zod must parse it. */
-export function fastParse(schema: z.ZodType, input: unknown): object | undefined {
+export function fastParse(schema: z.ZodMiniType, input: unknown): object | undefined {
   return FAST_PATHS.get(schema)?.(input);
 }
 

@@ -1,8 +1,8 @@
 // The layout's rules, checked on the source tree: no import cycle (type-only imports included), the
 // engine imports neither the build (data/) nor an adapter, the runtimes that serve a snapshot (the
 // HTTP API, its Express, node:http and Lambda adapters) never load the build, no engine or adapter
-// code names a sample carrier (every per-carrier behaviour must come from the dataset), and zod is
-// imported as a namespace.
+// code names a sample carrier (every per-carrier behaviour must come from the dataset), zod is
+// imported as a namespace, and the runtimes start on zod/mini.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,9 +48,10 @@ const typeOnly = (n: ImportNode): boolean =>
 /**
  * The project's own imports of each file, resolved from `./x.js` to `x.ts`: static imports,
  * re-exports and dynamic import(); type-only ones included unless `loaded` (a cycle of types is
- * still a cycle, but loads nothing).
+ * still a cycle, but loads nothing). `atStart`: static imports only, what a module's import loads
+ * before any of its code runs (a dynamic import() loads when its code asks).
  */
-function importGraph(sources: Map<string, Program>, { loaded = false } = {}): Map<string, string[]> {
+function importGraph(sources: Map<string, Program>, { loaded = false, atStart = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const [file, program] of sources) {
     const specifiers: string[] = [];
@@ -60,7 +61,7 @@ function importGraph(sources: Map<string, Program>, { loaded = false } = {}): Ma
       if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && n.source) {
         if (!(loaded && typeOnly(n))) specifiers.push(String(n.source.value));
       }
-      if (n.type === 'CallExpression' && n.callee?.type === 'Import' && typeof n.arguments?.[0]?.value === 'string') {
+      if (!atStart && n.type === 'CallExpression' && n.callee?.type === 'Import' && typeof n.arguments?.[0]?.value === 'string') {
         specifiers.push(n.arguments[0].value);
       }
       for (const value of Object.values(n)) {
@@ -157,15 +158,35 @@ describe('the source tree', () => {
 
   it('imports zod as a namespace, so bundles keep only the zod they use', () => {
     // `import { z } from 'zod'` reaches zod's whole namespace object, locales included: it put
-    // 443 KB of zod into the Lambda bundle against 98 KB for `import * as z` (cold start).
-    const named = [...sources].flatMap(([file, program]) =>
+    // 443 KB of zod into the Lambda bundle against 98 KB for `import * as z` (cold start). So does
+    // exporting a namespace object onward, which engine/zod.ts avoids with `export *`.
+    const whole = [...sources].flatMap(([file, program]) =>
       program.body.flatMap((node) =>
-        node.type === 'ImportDeclaration' && node.source.value === 'zod' && node.importKind !== 'type' &&
-        node.specifiers.some((s) => s.type === 'ImportSpecifier' && s.importKind !== 'type')
+        node.type === 'ImportDeclaration' && String(node.source.value).startsWith('zod') && node.importKind !== 'type' &&
+        node.specifiers.some((s) => s.type === 'ImportSpecifier' && s.importKind !== 'type' && s.imported.type === 'Identifier' && s.imported.name === 'z')
           ? [`${file}:${node.loc?.start.line}`]
           : [],
       ),
     );
-    expect(named).toEqual([]);
+    expect(whole).toEqual([]);
+  });
+
+  it('starts the runtimes on zod/mini: classic zod loads only with the OpenAPI document or the build', () => {
+    // A start that loads classic zod carries all of it (engine/zod.ts says why): about 6 ms of a
+    // Lambda start, and its request schemas cost more to build.
+    const loadsAtStart = importGraph(sources, { loaded: true, atStart: true });
+    const entries = ['engine/index.ts', 'adapters/lambda.ts', 'adapters/http/app.ts', 'adapters/express.ts', 'adapters/node.ts'];
+    const started = new Set(entries.flatMap((entry) => [entry, ...reachable(loadsAtStart, entry)]));
+    const zodImports = (file: string) =>
+      sources.get(file)!.body.flatMap((node) =>
+        (node.type === 'ImportDeclaration' || node.type === 'ExportAllDeclaration') && String(node.source.value).startsWith('zod') && !typeOnly(node as ImportNode)
+          ? [`${file} imports ${String(node.source.value)}`]
+          : [],
+      );
+    const atStart = [...new Set([...started].flatMap(zodImports))].sort();
+    expect(atStart).toEqual(['engine/zod.ts imports zod/locales', 'engine/zod.ts imports zod/mini']);
+    // The rule has teeth: the document's code does load classic zod, through a dynamic import.
+    expect(started.has('adapters/http/openapi.ts')).toBe(false);
+    expect(zodImports('adapters/http/openapi.ts')).toContain('adapters/http/openapi.ts imports zod');
   });
 });

@@ -1,7 +1,7 @@
 // Configuration from the environment, checked up front so a typo fails at start-up with the name of
 // the variable instead of surfacing later as odd behaviour.
 
-import * as z from 'zod';
+import * as z from '../../engine/zod.js';
 import { availableParallelism } from 'node:os';
 import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
@@ -79,7 +79,9 @@ export class ConfigError extends Error {
 }
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalText = z.preprocess(blankToUndefined, z.string().trim().optional());
+/** `z.preprocess` of classic zod: blank text is read as unset before the schema reads it. */
+const blankIsUnset = <S extends z.ZodMiniType>(schema: S) => z.pipe(z.transform(blankToUndefined), schema);
+const optionalText = blankIsUnset(z.optional(z.string().check(z.trim())));
 
 /** The longest timer Node sets: a longer one fires at once (after a TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -87,13 +89,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A positive whole number of milliseconds (or connections), with a message naming the variable. */
 const positiveIntegerText = (name: string) =>
   z
-    .string()
-    .regex(/^\d+$/, { error: `${name} must be a positive integer` })
-    .transform(Number)
-    .refine((n) => n > 0, { error: `${name} must be a positive integer` })
-    .refine((n) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS} (about 24.8 days)` });
-const positiveInteger = (name: VariableName) => z.preprocess(blankToUndefined, positiveIntegerText(name).default(Number(defaultOf(name))));
-const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined, positiveIntegerText(name).optional());
+    .pipe(z.string().check(z.regex(/^\d+$/, { error: `${name} must be a positive integer` })), z.transform(Number))
+    .check(
+      z.refine((n: number) => n > 0, { error: `${name} must be a positive integer` }),
+      z.refine((n: number) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS} (about 24.8 days)` }),
+    );
+const positiveInteger = (name: VariableName) => blankIsUnset(z._default(positiveIntegerText(name), Number(defaultOf(name))));
+const optionalPositiveInteger = (name: string) => blankIsUnset(z.optional(positiveIntegerText(name)));
 
 /**
  * How many server processes: a whole number from 1, or `auto` for one per core the OS gives this
@@ -101,12 +103,14 @@ const optionalPositiveInteger = (name: string) => z.preprocess(blankToUndefined,
  */
 export const workersSchema = (name: string) =>
   z
-    .string()
-    .trim()
-    .regex(/^(\d+|auto)$/, { error: `${name} must be a positive integer or "auto" (one per core)` })
-    .transform((text) => (text === 'auto' ? availableParallelism() : Number(text)))
-    .refine((n) => n >= 1, { error: `${name} must be a positive integer or "auto" (one per core)` })
-    .refine((n) => n <= MAX_WORKERS, { error: `${name} must be at most ${MAX_WORKERS}` });
+    .pipe(
+      z.string().check(z.trim(), z.regex(/^(\d+|auto)$/, { error: `${name} must be a positive integer or "auto" (one per core)` })),
+      z.transform((text: string) => (text === 'auto' ? availableParallelism() : Number(text))),
+    )
+    .check(
+      z.refine((n: number) => n >= 1, { error: `${name} must be a positive integer or "auto" (one per core)` }),
+      z.refine((n: number) => n <= MAX_WORKERS, { error: `${name} must be at most ${MAX_WORKERS}` }),
+    );
 
 /** Far more than any host's cores: a typo (WORKERS=80000) is refused rather than forking that many. */
 const MAX_WORKERS = 256;
@@ -114,10 +118,8 @@ const MAX_WORKERS = 256;
 /** A port: a whole number from 0 (any free port) to 65535; `name` is what the message calls it. */
 export const portSchema = (name: string) =>
   z
-    .string()
-    .regex(/^\d+$/, { error: `${name} must be an integer from 0 to 65535` })
-    .transform(Number)
-    .refine((n) => n <= 65_535, { error: `${name} must be an integer from 0 to 65535` });
+    .pipe(z.string().check(z.regex(/^\d+$/, { error: `${name} must be an integer from 0 to 65535` })), z.transform(Number))
+    .check(z.refine((n: number) => n <= 65_535, { error: `${name} must be an integer from 0 to 65535` }));
 
 /** Who reads a variable: every runtime, or only a server (a Lambda ignores it rather than fail on a value it never uses). */
 export type VariableScope = 'all' | 'server' | 'lambda';
@@ -214,66 +216,66 @@ type VariableName = keyof typeof ENVIRONMENT;
 const defaultOf = (name: VariableName): string => (ENVIRONMENT[name] as EnvironmentVariable).default!;
 
 const envSchema = z.object({
-  PORT: z.preprocess(blankToUndefined, portSchema('PORT').default(Number(defaultOf('PORT')))),
-  SERVER: z.preprocess(
-    blankToUndefined,
-    z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }).default(defaultOf('SERVER') as 'express'),
-  ),
+  PORT: blankIsUnset(z._default(portSchema('PORT'), Number(defaultOf('PORT')))),
+  SERVER: blankIsUnset(z._default(z.enum(['express', 'node'], { error: 'SERVER must be "express" or "node"' }), defaultOf('SERVER') as 'express')),
   API_KEYS: optionalText,
   // Checked here, or a typo (`http://...`, a bare host name) would start and answer 503 forever.
   // The message never repeats the value: it may hold the password.
-  REDIS_URL: optionalText.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT }),
-  DYNAMODB_TABLE: optionalText.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT }),
-  DYNAMODB_ENDPOINT: optionalText.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT }),
-  WORKERS: z.preprocess(blankToUndefined, workersSchema('WORKERS').default(Number(defaultOf('WORKERS')))),
+  REDIS_URL: optionalText.check(z.refine((url) => url === undefined || isRedisUrl(url), { error: REDIS_URL_FORMAT })),
+  DYNAMODB_TABLE: optionalText.check(z.refine((table) => table === undefined || isDynamoDbTable(table), { error: DYNAMODB_TABLE_FORMAT })),
+  DYNAMODB_ENDPOINT: optionalText.check(z.refine((url) => url === undefined || isHttpUrl(url), { error: DYNAMODB_ENDPOINT_FORMAT })),
+  WORKERS: blankIsUnset(z._default(workersSchema('WORKERS'), Number(defaultOf('WORKERS')))),
   SNAPSHOT_PATH: optionalText,
   DATA_DIR: optionalText,
-  BASE_PATH: optionalText.transform((path) => {
-    const trimmed = path?.replace(/^\/*/, '/').replace(/\/+$/, '');
-    return trimmed === '' ? undefined : trimmed;
-  }).refine((path) => path === undefined || BASE_PATH.test(path), {
-    error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1',
-  }),
-  LOG_LEVEL: z.preprocess(
-    blankToUndefined,
-    z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+  BASE_PATH: z
+    .pipe(
+      optionalText,
+      z.transform((path: string | undefined) => {
+        const trimmed = path?.replace(/^\/*/, '/').replace(/\/+$/, '');
+        return trimmed === '' ? undefined : trimmed;
+      }),
+    )
+    .check(z.refine((path) => path === undefined || BASE_PATH.test(path), { error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1' })),
+  LOG_LEVEL: blankIsUnset(
+    z._default(
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
         error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-      })
-      .default(defaultOf('LOG_LEVEL') as 'info'),
+      }),
+      defaultOf('LOG_LEVEL') as 'info',
+    ),
   ),
-  LOG_FORMAT: z.preprocess(
-    blankToUndefined,
-    z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }).default(defaultOf('LOG_FORMAT') as 'json'),
+  LOG_FORMAT: blankIsUnset(z._default(z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be "json" or "pretty"' }), defaultOf('LOG_FORMAT') as 'json')),
+  TRUST_PROXY: blankIsUnset(
+    z._default(
+      z.pipe(
+        z
+          .string()
+          .check(z.trim(), z.toLowerCase(), z.regex(/^(true|false|\d{1,3})$/, { error: 'TRUST_PROXY must be true, false or the number of proxies in front of the server' })),
+        z.transform((v: string) => (v === 'true' ? Infinity : v === 'false' ? 0 : Number(v))),
+      ),
+      0,
+    ),
   ),
-  TRUST_PROXY: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^(true|false|\d{1,3})$/, { error: 'TRUST_PROXY must be true, false or the number of proxies in front of the server' })
-      .transform((v) => (v === 'true' ? Infinity : v === 'false' ? 0 : Number(v)))
-      .default(0),
-  ),
-  CORS_ORIGINS: optionalText.transform((text, ctx) => {
+  CORS_ORIGINS: z.pipe(optionalText, z.transform((text: string | undefined, ctx) => {
     if (text === undefined) return [];
     if (text === '*') return '*';
     const origins: string[] = [];
     for (const entry of text.split(',').map((o) => o.trim()).filter(Boolean)) {
       const origin = originOf(entry);
       if (origin === undefined) {
-        ctx.addIssue({ code: 'custom', message: `CORS_ORIGINS: ${JSON.stringify(entry.slice(0, 100))} is not an origin such as https://app.example.com (scheme, host and port only), nor *` });
+        ctx.issues.push({ code: 'custom', input: text, message: `CORS_ORIGINS: ${JSON.stringify(entry.slice(0, 100))} is not an origin such as https://app.example.com (scheme, host and port only), nor *` });
         return z.NEVER;
       }
       origins.push(origin);
     }
     return origins;
-  }),
+  })),
   NODE_ENV: optionalText,
-  MAP_TILES_URL: optionalText.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
-    error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
-  }),
+  MAP_TILES_URL: optionalText.check(
+    z.refine((url) => url === undefined || TILE_TEMPLATE.test(url), {
+      error: 'MAP_TILES_URL must be an http(s) URL template with {z}, {x} and {y}, such as https://tiles.example.com/{z}/{x}/{y}.png',
+    }),
+  ),
   MAP_TILES_ATTRIBUTION: optionalText,
   HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS'),
   REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS'),
@@ -282,13 +284,15 @@ const envSchema = z.object({
   MAX_CONNECTIONS: optionalPositiveInteger('MAX_CONNECTIONS'),
   MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
   SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS'),
-} satisfies Record<VariableName, z.ZodType>).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
-  error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
-}).refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, {
-  error: ONE_STORE,
-}).refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
-  error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
-});
+} satisfies Record<VariableName, z.ZodMiniType>).check(
+  z.refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+    error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+  }),
+  z.refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, { error: ONE_STORE }),
+  z.refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
+    error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
+  }),
+);
 
 /** An origin as a browser sends it in `Origin` (`https://app.example.com:8443`), or undefined. */
 function originOf(text: string): string | undefined {

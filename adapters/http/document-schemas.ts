@@ -1,11 +1,14 @@
-// Shapes that only the OpenAPI document reads at run time: the health report (health.ts makes it)
-// and the GeoJSON form of the answers. Apart from the code that makes those bodies, so that a start
-// does not build them: the document's code is loaded with the first request for it. The tests parse
-// the bodies with them.
+// Shapes that only the OpenAPI document reads at run time: the error body (errors.ts writes it), the
+// health report (health.ts makes it) and the GeoJSON form of the answers. Apart from the code that
+// makes those bodies, so that a start does not build them: the document's code is loaded with the
+// first request for it. The tests parse the bodies with them.
 
 import * as z from 'zod';
 
 const integer = z.number().int();
+
+/** The body of every error answer (errors.ts writes it). */
+export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
 
 export const healthReportSchema = z
   .strictObject({

@@ -2,13 +2,12 @@
 // Only input, lookup and store failures carry their own message; anything else is a bug, so the
 // client gets a generic 500 and the details go to the log, never into the response.
 
-import * as z from 'zod';
+import type * as z from 'zod';
 import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
 import { KvUnavailableError } from '../kv/store.js';
+import type { errorSchema } from './document-schemas.js';
 import { JSON_TYPE, type HttpResponse } from './request.js';
 
-/** The body of every error answer. */
-export const errorSchema = z.strictObject({ error: z.string() }).meta({ id: 'Error' });
 
 interface ErrorAnswer {
   status: number;

@@ -15,8 +15,7 @@ import { pathParamSchema } from '../../engine/requests.js';
 import { MAX_BODY_BYTES } from './body.js';
 import { GEOJSON_MEDIA_TYPE } from '../../engine/geojson.js';
 import { responseSchemas } from '../../engine/responses.js';
-import { errorSchema } from './errors.js';
-import { healthReportSchema, locationFeatureCollectionSchema } from './document-schemas.js';
+import { errorSchema, healthReportSchema, locationFeatureCollectionSchema } from './document-schemas.js';
 import { KV_PROBES } from './health.js';
 import { SERVICE_KEY } from './keys.js';
 import { JsonText, type Route } from './route.js';
@@ -76,7 +75,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
     requestParams: {
       ...(route.query ? { query: route.query } : {}),
       // A path's segment is never empty (the router matches none): the document says so.
-      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, route.pathParams?.[n] ?? pathParamSchema(n).min(1)]))) } : {}),
+      ...(names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, route.pathParams?.[n] ?? pathParamSchema(n).check(z.minLength(1))]))) } : {}),
     },
     ...(route.body
       ? {

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from '../../engine/zod.js';
 import {
   canReachQuerySchema, fastParse, geocodeQuerySchema, parseInput, parseWithZod, placeQuerySchema, searchQuerySchema,
 } from '../../engine/requests.js';
@@ -18,7 +18,7 @@ function outcome(parse: () => unknown): Outcome {
   }
 }
 
-const SCHEMAS: [string, z.ZodType][] = [
+const SCHEMAS: [string, z.ZodMiniType][] = [
   ['place', placeQuerySchema],
   ['search', searchQuerySchema],
   ['canReach', canReachQuerySchema],
