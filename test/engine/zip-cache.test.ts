@@ -61,4 +61,33 @@ describe('ZipCache', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps every record as more ZIPs are asked about than its first room holds, in any order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zip-records-'));
+    try {
+      // 1,000 ZIPs, every 97th code from 00100: ZIP i at (30 + i / 100, -80 - i / 100) in town i,
+      // each with one exact match, location i.
+      const count = 1_000;
+      const codes = Array.from({ length: count }, (_, i) => 100 + 97 * i);
+      writeFileSync(join(dir, 'US.txt'), codes.map((code, i) => gazetteerRow(String(code).padStart(5, '0'), `Town ${i}`, 'TX', 30 + i / 100, -80 - i / 100)).join('\n'));
+      const g = readGazetteer(join(dir, 'US.txt'));
+      const zips = { exactStart: Uint32Array.from({ length: count + 1 }, (_, i) => i), exactLoc: Uint32Array.from({ length: count }, (_, i) => i), nearest: [] } satisfies ZipTables;
+      const locLat = Float64Array.from({ length: count }, (_, i) => 31 + i / 100);
+      const locLng = Float64Array.from({ length: count }, (_, i) => -80 - i / 100);
+      const records = new ZipCache(gazetteerOf(g).table, zips, { locLat, locLng });
+      const read = (i: number) => {
+        const code = codes[i];
+        return { row: records.row(code), lat: records.lat(code), lng: records.lng(code), town: g.placeNames[records.place(code)], match: records.exactLoc(code, 0), miles: records.exactMiles(code, 0) };
+      };
+      const expected = (i: number) => ({ row: i, lat: 30 + i / 100, lng: -80 - i / 100, town: `Town ${i}`, match: i, miles: expect.closeTo(haversineMiles(30 + i / 100, -80 - i / 100, 31 + i / 100, -80 - i / 100), 9) });
+      // Asked in a scattered order (a stride prime to the count), with codes the gazetteer lacks between them.
+      const order = Array.from({ length: count }, (_, k) => (k * 389) % count);
+      const first = order.map((i) => [i, records.row(codes[i] + 1), read(i)]);
+      expect(first).toEqual(order.map((i) => [i, -1, expected(i)]));
+      // And all of them again, in code order, once the room has grown.
+      expect(codes.map((_, i) => read(i))).toEqual(codes.map((_, i) => expected(i)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
