@@ -3,7 +3,8 @@
 //      answers one API Gateway event (GET /api/locations); spawn to exit over a bare node's
 //   2. the bundle's peak RSS over 5,000 API Gateway v2 events, beside a bare node's
 //   3. the installed package (`npm pack`, then `npm install` of the tarball): a fresh process
-//      imports it, calls createEngine() and answers a first search; spawn to exit over a bare node's
+//      imports it, calls createEngine() and answers a first search; spawn to exit over a bare node's;
+//      on Node 22.1 and later also with Node's compile cache on, as an application may turn it on
 // Medians of several processes, each interleaved with a bare node so both see the machine's noise.
 // The first section is also the last of `npm run bench:http`.
 //
@@ -13,6 +14,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -142,13 +144,19 @@ export async function footprint(work: string): Promise<void> {
   const app = installPackage(work);
   const packageArgs = ['--input-type=module', '-e',
     "import { createEngine } from 'carrier-locations'; if (createEngine().search({ zip: '60601' }).total === 0) process.exit(1);"];
+  // What an application gains by turning on Node's compile cache (Node 22.1 and later): the
+  // package's code is then compiled once, by the first run, rather than by every start.
+  const cacheEnv = 'enableCompileCache' in nodeModule ? { PATH: process.env.PATH, NODE_COMPILE_CACHE: join(work, 'compile-cache') } : undefined;
+  if (cacheEnv) await timedProcess(packageArgs, app, cacheEnv);
   const lambda: number[] = [];
   const installed: number[] = [];
+  const cached: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
     bare.push(await bareNode());
     lambda.push(await timedProcess(lambdaArgs, dirname(build.bundle), lambdaEnv));
     installed.push(await timedProcess(packageArgs, app));
+    if (cacheEnv) cached.push(await timedProcess(packageArgs, app, cacheEnv));
   }
   const rss = lambdaPeakRss(build.bundle);
   const bareMs = median(bare);
@@ -163,6 +171,10 @@ export async function footprint(work: string): Promise<void> {
           ratio(rss.bundleMiB / rss.bareMiB), `<= ${PEAK_RSS_GOAL_MIB} MiB`, verdict(rss.bundleMiB <= PEAK_RSS_GOAL_MIB)],
         ['installed package: import + createEngine() + first search', `${ms(median(installed))} ms`, `${ms(bareMs)} ms`, ratio(median(installed) / bareMs),
           `<= ${START_RATIO_GOAL}x`, verdict(median(installed) / bareMs <= START_RATIO_GOAL)],
+        ...(cacheEnv
+          ? [['the same, with Node\'s compile cache on (NODE_COMPILE_CACHE, after a first run)', `${ms(median(cached))} ms`, `${ms(bareMs)} ms`,
+              ratio(median(cached) / bareMs), '', '']]
+          : []),
       ],
     ),
   );
