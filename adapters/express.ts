@@ -1,7 +1,7 @@
 // The API in Express 5: a standalone app, or a router to mount inside an existing app
 // (`app.use('/carriers', createRouter(core))`: paths are relative to the mount point).
 
-import express, { Router, type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { App } from './http/app.js';
 import { bodyText } from './http/body.js';
 import { errorBody } from './http/errors.js';
@@ -16,7 +16,7 @@ export function createRouter(core: App): Router {
   const router = Router();
   router.use((req, res, next) => {
     if (!core.matches(req.method, req.path)) return next();
-    serve(core, req, res).catch(next);
+    serve(core, req, res, next);
   });
   return router;
 }
@@ -30,27 +30,35 @@ export function createExpressApp(core: App): Express {
   app.disable('x-powered-by');
   app.set('etag', false); // hashing every body costs throughput, and no client revalidates lookups
   app.use((req, res, next) => {
-    serve(core, req, res).catch(next);
+    serve(core, req, res, next);
   });
   app.use(jsonErrors);
   return app;
 }
 
-async function serve(core: App, req: Request, res: Response): Promise<void> {
+/**
+ * Hands the request to the core and writes its answer: at once when the core answers without
+ * waiting (a keyed GET on an in-process store), as the node:http adapter does, else when its
+ * promise settles. A failure of the adapter itself goes to Express's error handling.
+ */
+function serve(core: App, req: Request, res: Response, next: NextFunction): void {
   const q = req.url.indexOf('?');
   const body = bodyOf(req, res);
-  const response = await core.serve(
-    {
-      method: req.method,
-      path: req.path,
-      query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
-      // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
-      headers: req.headers as Record<string, string | undefined>,
-      client: req.socket.remoteAddress,
-    },
-    body.read,
-  );
-  writeResponse(res, response, body);
+  const head = {
+    method: req.method,
+    path: req.path,
+    query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
+    // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
+    headers: req.headers as Record<string, string | undefined>,
+    client: req.socket.remoteAddress,
+  };
+  try {
+    const answered = core.answer(head, body.read);
+    if (!(answered instanceof Promise)) return writeResponse(res, answered, body);
+    answered.then((response) => writeResponse(res, response, body)).catch(next);
+  } catch (err) {
+    next(err);
+  }
 }
 
 /** A host app may already have consumed the body with its own parser (express.json() and the like). */
