@@ -4,8 +4,8 @@
 // cache miss, and one that waits for the one before it; a record is two adjacent cache lines,
 // fetched at once. Each record is made on the first query of its code, and records are kept in the
 // order they were made: memory grows with the ZIPs asked about (a process that answers five
-// thousand ZIPs holds 640 KB of records), and the records of the ZIPs a process answers most are
-// close together.
+// thousand ZIPs holds 1 MB of records), and the records a process reads lie together rather than
+// spread over the whole range of codes.
 
 import { ZIP_CODES } from './gazetteer.js';
 import { distanceMiles } from './geo.js';
