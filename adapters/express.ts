@@ -54,8 +54,8 @@ function serve(core: App, req: Request, res: Response, next: NextFunction): void
   };
   try {
     const answered = core.answer(head, body.read);
-    if (!(answered instanceof Promise)) return writeResponse(res, answered, body);
-    answered.then((response) => writeResponse(res, response, body)).catch(next);
+    if (answered instanceof Promise) answered.then((response) => writeResponse(res, response, body)).catch(next);
+    else writeResponse(res, answered, body);
   } catch (err) {
     next(err);
   }
