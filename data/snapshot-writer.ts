@@ -5,7 +5,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
-  COLUMN_BLOCK_BITS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
+  COLUMN_BLOCK_ROWS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
   type TypedSection,
 } from '../engine/snapshot-format.js';
 
@@ -96,7 +96,7 @@ export function encodeSnapshot(content: CompiledContent): Uint8Array {
 /** Per block of a column's strings, the CRC-32 of its offsets (the next block's first included) and its UTF-8. */
 function blockCrcs(utf8: Uint8Array, rowOffsets: Uint32Array): Uint32Array {
   const strings = rowOffsets.length - 1;
-  const rows = 1 << COLUMN_BLOCK_BITS;
+  const rows = COLUMN_BLOCK_ROWS;
   const crcs = new Uint32Array(Math.ceil(strings / rows));
   for (let b = 0; b < crcs.length; b++) {
     const first = b * rows;

@@ -42,6 +42,8 @@ export interface TypedSection {
 
 /** A string column's strings come in blocks of 2^COLUMN_BLOCK_BITS, each checked (and read lazily) alone. */
 export const COLUMN_BLOCK_BITS = 10;
+/** The strings of a block: 2^COLUMN_BLOCK_BITS (the last block of a column may hold fewer). */
+export const COLUMN_BLOCK_ROWS = 1 << COLUMN_BLOCK_BITS;
 
 /**
  * What the manifest holds in place of a typed array or a list of strings; offsets from the first

@@ -13,7 +13,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { DatasetError } from './errors.js';
-import { COLUMN_BLOCK_BITS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TYPED_ARRAYS, type Section, type SnapshotContent, type TypedSection } from './snapshot-format.js';
+import { COLUMN_BLOCK_ROWS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TYPED_ARRAYS, type Section, type SnapshotContent, type TypedSection } from './snapshot-format.js';
 import { SnapshotStrings, wholeBlocks, type StringBlock } from './string-column.js';
 
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
@@ -140,7 +140,7 @@ class LazyFile implements SectionBytes {
    */
   blocks(column: Section, crcs: Uint32Array, name: string): (block: number) => StringBlock {
     this.pending += crcs.length;
-    const rows = 1 << COLUMN_BLOCK_BITS;
+    const rows = COLUMN_BLOCK_ROWS;
     return (block) => {
       const first = block * rows;
       const end = Math.min(first + rows, column.length);

@@ -3,10 +3,9 @@
 // rows it answers with, not for every row of every column it touches. A lazily read snapshot reads
 // a column's bytes a block of rows at a time, too.
 
-import { COLUMN_BLOCK_BITS, type StringColumn } from './snapshot-format.js';
+import { COLUMN_BLOCK_BITS, COLUMN_BLOCK_ROWS, type StringColumn } from './snapshot-format.js';
 
-const BLOCK_ROWS = 1 << COLUMN_BLOCK_BITS;
-const BLOCK_MASK = BLOCK_ROWS - 1;
+const BLOCK_MASK = COLUMN_BLOCK_ROWS - 1;
 
 /**
  * The UTF-8 of a block of strings: string i of the block at offsets[i] - base .. offsets[i + 1] - base
@@ -20,7 +19,7 @@ export interface StringBlock {
 
 /** The column's strings in memory: every block a view on them. */
 export function wholeBlocks(utf8: Buffer, offsets: Uint32Array): (block: number) => StringBlock {
-  return (block) => ({ utf8, offsets: offsets.subarray(block * BLOCK_ROWS, Math.min((block + 1) * BLOCK_ROWS, offsets.length - 1) + 1), base: 0 });
+  return (block) => ({ utf8, offsets: offsets.subarray(block * COLUMN_BLOCK_ROWS, Math.min((block + 1) * COLUMN_BLOCK_ROWS, offsets.length - 1) + 1), base: 0 });
 }
 
 /**
@@ -50,7 +49,7 @@ export class SnapshotStrings implements StringColumn {
   at(row: number): string {
     const s = this.refs ? this.refs[row] : row;
     const b = s >>> COLUMN_BLOCK_BITS;
-    const strings = (this.decoded[b] ??= new Array<string | undefined>(BLOCK_ROWS));
+    const strings = (this.decoded[b] ??= new Array<string | undefined>(COLUMN_BLOCK_ROWS));
     return (strings[s & BLOCK_MASK] ??= this.decode(b, s & BLOCK_MASK));
   }
 
