@@ -81,6 +81,11 @@ export class Gazetteer {
     return this.table.placeNames.at(this.table.zipPlace[i]);
   }
 
+  /** The ZIP's city as a place key (names.ts), stored beside its name: no key is worked out per query. */
+  zipCityKey(i: number): string {
+    return this.table.placeKeys.at(this.table.zipPlace[i]);
+  }
+
   zipState(i: number): string {
     return this.table.stateCodes.at(this.table.placeState[this.table.zipPlace[i]]);
   }

@@ -100,12 +100,17 @@ export class Network {
     const t = this.t;
     const [from, to] = this.servicePointRange(zipCode);
     let first = -1;
+    let rows = 0;
     for (let p = from; p < to; p++) {
       if (t.spCarrier[p] !== c) continue;
-      if (cityKey !== undefined && placeKey(t.spCity.at(p)) === cityKey) return p;
       if (first < 0) first = p;
+      rows++;
     }
-    return strict && cityKey !== undefined ? -1 : first;
+    // The carrier's only row is the answer whatever its city, unless the city must match: a
+    // row's city is decoded and keyed only to choose among rows, or to check the one.
+    if (first < 0 || cityKey === undefined || (rows === 1 && !strict)) return first;
+    for (let p = first; p < to; p++) if (t.spCarrier[p] === c && placeKey(t.spCity.at(p)) === cityKey) return p;
+    return strict ? -1 : first;
   }
 
   /** What a carrier's file says of a served point beyond its schedule; nulls for no row. Empty columns (no point has a value) read as undefined. */

@@ -163,7 +163,7 @@ export class Schedules {
    */
   private row(c: number, zip: string, city: string | undefined): number {
     const z = this.gazetteer.zipIndex(zip);
-    const wanted = city !== undefined ? placeKey(city) : z >= 0 ? placeKey(this.gazetteer.zipCity(z)) : undefined;
+    const wanted = city !== undefined ? placeKey(city) : z >= 0 ? this.gazetteer.zipCityKey(z) : undefined;
     return this.net.servicePointRow(c, Number(zip), wanted, city !== undefined);
   }
 

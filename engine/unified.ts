@@ -8,7 +8,6 @@ import { InvalidInputError } from './errors.js';
 import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
-import { placeKey } from './names.js';
 import type { Network } from './network.js';
 import { resolvedPlace, resolvePlace, zipLocation, type Place, type PlaceParams } from './places.js';
 import type { LocationShapes } from './location-shapes.js';
@@ -218,6 +217,11 @@ export class UnifiedQueries {
     const info = this.net.carriers[carrier];
     const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
     const reached = m !== null && m.kind(carrier) !== 'none';
+    // A ZIP the carrier's points-served rows name: what its file says of the point.
+    const point = this.net.pointAttributes(
+      place?.kind === 'zip' && info.pointsServed ? this.net.servicePointRow(carrier, place.zipCode, this.gazetteer.zipCityKey(place.id), false) : -1,
+    );
+    // Named one by one: V8 builds an object literal with a spread in its middle a property at a time.
     return {
       success: true,
       carrier: info.id,
@@ -227,10 +231,9 @@ export class UnifiedQueries {
       canReach: reached,
       serviceType: reached ? serviceType(m!, carrier) : 'none',
       nearestTerminal: reached ? this.nearestTerminal(m!, carrier) : place === null ? null : this.nearestAnywhere(carrier, place),
-      // A ZIP the carrier's points-served rows name: what its file says of the point.
-      ...this.net.pointAttributes(
-        place?.kind === 'zip' && info.pointsServed ? this.net.servicePointRow(carrier, place.zipCode, placeKey(this.gazetteer.zipCity(place.id)), false) : -1,
-      ),
+      highCost: point.highCost,
+      highCostNote: point.highCostNote,
+      interlineScac: point.interlineScac,
       alternatives: m === null ? [] : this.alternatives(m, carrier),
       ...this.suggestions(place, q),
     };

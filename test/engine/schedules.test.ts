@@ -15,6 +15,8 @@ const ZIPS = [
   gazetteerRow('10001', 'New York', 'NY', 40.75, -74.0),
   gazetteerRow('90012', 'Los Angeles', 'CA', 34.06, -118.24),
   gazetteerRow('96813', 'Honolulu', 'HI', 21.31, -157.86),
+  gazetteerRow('96815', 'Honolulu', 'HI', 21.28, -157.82),
+  gazetteerRow('96817', 'Honolulu', 'HI', 21.33, -157.86),
 ].join('\n');
 
 const CARRIERS = [
@@ -41,6 +43,10 @@ const POINTS = [
   'acme-freight,10001,New York,NY,NYC,true,TR,0,16:30,,,',
   'acme-freight,90012,Los Angeles,CA,LAX,true,TR,1,,,,',
   'acme-freight,96813,Honolulu,HI,HNL,false,MWF,2,14:00,TRUE,island delivery,pcfc',
+  // Two rows for one ZIP, the gazetteer's city second; one row named unlike the gazetteer's city.
+  'acme-freight,96815,Waikiki,HI,HNL,false,MWF,2,,TRUE,resort district,',
+  'acme-freight,96815,Honolulu,HI,HNL,false,MWF,2,,,,',
+  'acme-freight,96817,Kalihi,HI,HNL,false,MWF,2,,TRUE,valley route,',
   'harbor-line,10001,New York,NY,H1,true,MTWRF,0,,,,',
   'turkey-line,10001,New York,NY,T1,true,MTWRF,0,,,,',
   'turkey-line,90012,Los Angeles,CA,T2,true,MWF,0,,,,',
@@ -253,6 +259,16 @@ describe('cutoff times and time zones: can a pickup still be booked today?', () 
     expect(engine.canReach({ carrier: 'acme-freight', zip: '10001' })).toMatchObject({ highCost: false, highCostNote: null, interlineScac: null });
     // a city is no points-served row
     expect(engine.canReach({ carrier: 'acme-freight', city: 'Honolulu', state: 'HI' })).toMatchObject({ highCost: null, interlineScac: null });
+  });
+
+  it('a ZIP with rows for several cities: the row named like the ZIP\'s city, unless a city is asked for', () => {
+    // 96815's gazetteer city is Honolulu, its second row
+    expect(engine.canReach({ carrier: 'acme-freight', zip: '96815' })).toMatchObject({ highCost: false, highCostNote: null });
+    expect(engine.serviceDays('acme-freight', { zip: '96815' })).toMatchObject({ city: 'Honolulu', highCost: false });
+    expect(engine.serviceDays('acme-freight', { zip: '96815', city: 'Waikiki' })).toMatchObject({ city: 'Waikiki', highCost: true, highCostNote: 'resort district' });
+    // 96817's one row names another city than the gazetteer: it is still the ZIP's row
+    expect(engine.canReach({ carrier: 'acme-freight', zip: '96817' })).toMatchObject({ highCost: true, highCostNote: 'valley route' });
+    expect(engine.serviceDays('acme-freight', { zip: '96817' })).toMatchObject({ served: true, city: 'Kalihi', highCost: true });
   });
 
   it('holidays: no pickup on Thanksgiving', () => {
