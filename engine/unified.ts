@@ -5,7 +5,7 @@
 
 import { carrierIdOf } from './carriers.js';
 import { InvalidInputError } from './errors.js';
-import { ZIP_CODES, type Gazetteer } from './gazetteer.js';
+import type { Gazetteer } from './gazetteer.js';
 import { roundMiles } from './geo.js';
 import type { MatchSet, Matcher } from './matching.js';
 import type { Network } from './network.js';
@@ -54,8 +54,8 @@ export class UnifiedQueries {
   private readonly unifiedScope: Scope;
   /** Scopes narrowed by `carriers=`, by their carrier numbers. */
   private readonly narrowed = new Map<string, Scope>();
-  /** JSON text of each ZIP code's `resolved` object, made on first use, by code. */
-  private readonly zipResolvedJson = new Array<string | null>(ZIP_CODES).fill(null);
+  /** JSON text of each ZIP's `resolved` object, made on first use, by the number of its ZipCache record. */
+  private readonly zipResolvedJson: (string | null)[] = [];
   /** The JSON text of each hit of the current searchJson, written once for `results` and `byCarrier`. */
   private readonly hitJson: string[] = [];
   /** Each carrier's list of the current search, in scope order, for Scope.byCarrierOf. */
@@ -265,7 +265,12 @@ export class UnifiedQueries {
 
   private resolvedJson(place: Place): string {
     if (place.kind !== 'zip') return JSON.stringify(resolvedPlace(this.gazetteer, place));
-    return (this.zipResolvedJson[place.zipCode] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
+    const record = this.zipCache.recordNumber(place.zipCode);
+    const made = this.zipResolvedJson;
+    // Grown one slot at a time rather than written past its end: an array with a gap of more than
+    // about a thousand slots becomes a dictionary, and every read of it a hash lookup.
+    while (made.length <= record) made.push(null);
+    return (made[record] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
   }
 
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */

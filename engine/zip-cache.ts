@@ -49,6 +49,14 @@ export class ZipCache {
     return slot === NO_ZIP ? -1 : this.records[STRIDE * (slot - 1)];
   }
 
+  /**
+   * The number of the record of a code that row() has found: records are numbered 0, 1, 2... as
+   * they are made, so what a caller keeps per ZIP asked about, by this number, grows as they do.
+   */
+  recordNumber(code: number): number {
+    return this.slots[code] - 1;
+  }
+
   /** Where the record of a code that row() has found starts. */
   private at(code: number): number {
     return STRIDE * (this.slots[code] - 1);
