@@ -35,7 +35,7 @@ const TARGET_MS = 120;
 const START_RATIO_GOAL = 1.5;
 const PEAK_RSS_GOAL_MIB = 96;
 const EVENTS = 5_000;
-/** Processes whose peak RSS is taken: one process's peak moves by several MiB with when V8 grows its young generation. */
+/** Processes whose peak RSS is taken: one process's peak moves by several MiB depending on when V8 grows its young generation. */
 const RSS_RUNS = 5;
 /** The function size the memory goal is for: Lambda's smallest. */
 const LAMBDA_MEMORY_MB = 128;
@@ -46,7 +46,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * images): a tenth of the function's memory for V8's young generation (two semi-spaces), the rest
  * for the old generation.
  */
-export function lambdaNodeOptions(memoryMb = LAMBDA_MEMORY_MB): string[] {
+function lambdaNodeOptions(memoryMb = LAMBDA_MEMORY_MB): string[] {
   const newSpace = Math.floor(memoryMb / 10);
   return ['--expose-gc', '--max-http-header-size', '81920', `--max-semi-space-size=${Math.floor(newSpace / 2)}`, `--max-old-space-size=${memoryMb - newSpace}`];
 }
