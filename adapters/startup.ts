@@ -51,7 +51,7 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const root = await createLogger(config);
+  const root = await createLogger(config, options.runtime === 'lambda');
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
@@ -108,8 +108,14 @@ function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnaps
  * The log: one pino JSON object per line on standard output, or with LOG_FORMAT=pretty, pino-pretty's
  * lines for a person at a terminal (an optional package, loaded only then).
  */
-export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Promise<Logger> {
-  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination());
+/**
+ * `sync` writes each line before the call that logs it returns, as a Lambda function needs: Lambda
+ * freezes the process once an invocation is answered, and may end it frozen, so a line still
+ * waiting in a buffer for its write to complete would be late or lost. A server writes
+ * asynchronously, in batches, and flushes at exit.
+ */
+export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, sync = false): Promise<Logger> {
+  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination(sync));
   let pretty: typeof import('pino-pretty').build;
   try {
     pretty = (await import('pino-pretty')).build;
@@ -135,8 +141,8 @@ export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, com
  * an event with no listener, and the stream's synchronous flush retries a failed write forever, so
  * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
  */
-function logDestination(): DestinationStream {
-  const destination = pino.destination(1);
+function logDestination(sync: boolean): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync });
   let stopped = false;
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;

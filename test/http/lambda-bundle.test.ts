@@ -163,6 +163,26 @@ describe('the built Lambda bundle', () => {
     }
   }, 60_000);
 
+  it('has written each request line when the invocation returns: a container frozen and ended right after loses none', async () => {
+    // SIGKILL as soon as the events are answered: no exit handlers and no turn of the event loop,
+    // as for a process Lambda freezes after an invocation and then ends.
+    const runner = `
+      const { handler } = await import(process.env.BUNDLE_URL);
+      for (const id of ['first', 'second', 'third']) await handler(${JSON.stringify(httpApiEvent(geocode))}, { awsRequestId: id });
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', runner], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: 'info', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const signal = await new Promise((resolve) => child.on('close', (_code, killedBy) => resolve(killedBy)));
+    expect(signal).toBe('SIGKILL');
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; requestId?: string; status?: number });
+    expect(lines.filter((l) => l.msg === 'request').map((l) => [l.requestId, l.status])).toEqual([['first', 200], ['second', 200], ['third', 200]]);
+  }, 60_000);
+
   it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {
     const [behindMapping] = await runBundle(dir, [httpApiEvent(geocode, { basePath: '/carriers', defaultRoute: true })], {
       BASE_PATH: '/carriers',
