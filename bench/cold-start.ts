@@ -102,9 +102,10 @@ function timedProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv = { PA
   return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited ${code}`)))));
 }
 
-/** What a node process printed on stdout, parsed as JSON. */
+/** The last line a node process printed on stdout, parsed as JSON (the lines before it are its log). */
 function jsonOf(args: string[], cwd: string, env: NodeJS.ProcessEnv): unknown {
-  return JSON.parse(execFileSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }));
+  const out = execFileSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  return JSON.parse(out.trimEnd().split('\n').at(-1)!);
 }
 
 interface PeakRss {
@@ -119,10 +120,12 @@ interface PeakRss {
 
 /**
  * Peak RSS of fresh processes, each importing the bundle and answering EVENTS HTTP API (v2) events
- * as a 128 MB function's node would, and of bare nodes.
+ * as a 128 MB function's node would, and of bare nodes. Each event asks about another ZIP (a
+ * function's callers seldom repeat one), and the log is on at its default level, a line per event
+ * on standard output, as a deployed function writes it.
  */
 export function lambdaPeakRss(bundle: string): PeakRss {
-  const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, 256, SEED).zip;
+  const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, EVENTS, SEED).zip;
   const script = `
     const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
     const zips = ${JSON.stringify(zips)};
@@ -134,7 +137,7 @@ export function lambdaPeakRss(bundle: string): PeakRss {
       if (r.statusCode === 200) answered++;
     }
     console.log(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, answered }));`;
-  const env = { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' };
+  const env = { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' };
   const bundleMiB: number[] = [];
   const bareMiB: number[] = [];
   let answered = 0;
