@@ -5,7 +5,7 @@ import express, { Router, type ErrorRequestHandler, type Express, type NextFunct
 import type { App } from './http/app.js';
 import { bodyText } from './http/body.js';
 import { errorBody } from './http/errors.js';
-import { parseQueryString } from './http/request.js';
+import { parseQueryString, splitTarget } from './http/request.js';
 import { bodySource, type BodySource, writeResponse } from './node-io.js';
 
 /**
@@ -15,7 +15,7 @@ import { bodySource, type BodySource, writeResponse } from './node-io.js';
 export function createRouter(core: App): Router {
   const router = Router();
   router.use((req, res, next) => {
-    if (!core.matches(req.method, req.path)) return next();
+    if (!core.matches(req.method, splitTarget(req.url).path)) return next();
     serve(core, req, res, next);
   });
   return router;
@@ -42,12 +42,14 @@ export function createExpressApp(core: App): Express {
  * promise settles. A failure of the adapter itself goes to Express's error handling.
  */
 function serve(core: App, req: Request, res: Response, next: NextFunction): void {
-  const q = req.url.indexOf('?');
+  // The target as the node:http adapter splits it, not Express's req.path, which drops a `#...`
+  // (`/api/locations#x?zip=60601` would be answered here and be a 404 there).
+  const { path, search } = splitTarget(req.url);
   const body = bodyOf(req, res);
   const head = {
     method: req.method,
-    path: req.path,
-    query: parseQueryString(q < 0 ? '' : req.url.slice(q + 1)),
+    path,
+    query: parseQueryString(search),
     // node:http lower-cases names and joins repeated headers, except set-cookie, which no client sends.
     headers: req.headers as Record<string, string | undefined>,
     client: req.socket.remoteAddress,

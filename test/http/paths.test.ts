@@ -2,6 +2,7 @@
 // looked up by their own names only (`/docs/constructor` is not an asset), and a bug's stack logged
 // once however often a client triggers it.
 
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,22 @@ describe.each(SERVER_KINDS)('paths on %s', (kind) => {
   it('ignores one trailing slash on keyed routes, not two', async () => {
     expect((await get('/api/locations/geocode/?zip=60601', { 'x-api-key': KEYS.pro })).status).toBe(200);
     expect((await get('/api/locations/geocode//?zip=60601', { 'x-api-key': KEYS.pro })).status).toBe(404);
+  });
+
+  it('takes a `#` in the request target as part of the path, as every adapter does', async () => {
+    // Clients drop a fragment before they send a request: fetch cannot send this target, a socket can.
+    const { hostname, port } = new URL(await base);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(`GET /api/locations/geocode#x?zip=60601 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEYS.pro}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply.slice(0, reply.indexOf('\r\n'))).toBe('HTTP/1.1 404 Not Found');
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'no route for GET /api/locations/geocode#x' });
   });
 
   it.each(['/docs/constructor', '/docs/__proto__', '/docs/toString', '/docs/hasOwnProperty', '/docs/valueOf/'])(
