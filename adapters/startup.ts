@@ -136,13 +136,21 @@ export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, com
 }
 
 /**
+ * The most a write to a pipe may hold and still be written whole (POSIX's PIPE_BUF, 4 KiB on Linux):
+ * a larger one may be written in parts, and with WORKERS=N another process's lines can then land
+ * between the parts, cutting lines in two wherever standard output is a pipe (a container's log, a
+ * shell's `|`). The log is written in batches of whole lines of at most this many bytes.
+ */
+const PIPE_BUF = 4096;
+
+/**
  * Standard output for the log, which stops at its first failed write (a full disk under `> app.log`),
  * said once on stderr: the service goes on answering. Left to pino, the error would be thrown from
  * an event with no listener, and the stream's synchronous flush retries a failed write forever, so
  * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
  */
 function logDestination(sync: boolean): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync });
+  const destination = pino.destination({ dest: 1, sync, maxWrite: PIPE_BUF });
   let stopped = false;
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;

@@ -2,10 +2,12 @@
 // workers on the default memory store, SIGTERM ends them all gracefully with exit code 0, SIGHUP
 // replaces them one at a time while clients keep calling, and a worker killed is started again.
 
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
 import { LOCAL_AWS_ENV } from '../support/dynalite.js';
@@ -143,6 +145,38 @@ describe('WORKERS=2', () => {
     }
     expect(await proc.exited).toBe(0);
   });
+
+  it('keeps every log line whole on a pipe that its reader drains slowly', async () => {
+    // Standard output a pipe (a shell's `|`, a container's log) to a reader slower than the
+    // workers log, so the pipe is full and each write finds room for only part of a batch: a
+    // batch longer than a pipe writes whole is cut, and the other worker's lines land in the cut.
+    const server = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
+    const reader = fileURLToPath(new URL('../support/slow-log-reader.cjs', import.meta.url));
+    const child = spawn('sh', ['-c', 'node --import tsx "$0" | node "$1"', server, reader], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { PATH: process.env.PATH, PORT: '0', WORKERS: '2', SERVER: 'node', LOG_LEVEL: 'info', API_KEYS, READ_BYTES: '256' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const ended = new Promise((resolve) => child.stdout.on('end', resolve));
+    try {
+      await vi.waitFor(() => expect(out).toMatch(/"msg":"listening"/), { timeout: 20_000 });
+      const url = JSON.parse(out.split('\n')[0]).url.replace('localhost', '127.0.0.1');
+      const clients = keepCalling(url, 32);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await clients.stop();
+      expect(clients.failures).toEqual([]);
+    } finally {
+      // The whole group: the shell, the primary, its workers and the reader (which reads on to the end).
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+    await ended;
+    const { lines, broken } = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(broken).toEqual([]);
+    expect(lines).toBeGreaterThan(1000);
+  }, 60_000);
 
   it('exits 1 with the reason when the workers cannot load the data', async () => {
     const proc = spawnServer({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: join(dir, 'missing.snapshot'), LOG_LEVEL: 'info' });
