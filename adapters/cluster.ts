@@ -13,7 +13,7 @@ import { constants } from 'node:os';
 import { loadKeys, type Config } from './http/config.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';
-import { createLogger } from './startup.js';
+import { createLogger, logWritten } from './startup.js';
 
 /** What the primary tells a worker (over the cluster's IPC channel): stop with the service, or stop as its replacement serves. */
 export const STOP_MESSAGE = 'carrier-locations:stop';
@@ -132,13 +132,14 @@ export async function runPrimary(env: Record<string, string | undefined>, config
     if (code === 0) log.info({ signal }, 'stopping: finishing requests in flight');
     const workers = [...roles.keys()];
     for (const worker of workers) if (worker.isConnected()) worker.send(STOP_MESSAGE);
+    const stoppedBy = Date.now() + config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS;
     const deadline = setTimeout(() => {
       for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
-    }, config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS);
+    }, stoppedBy - Date.now());
     void Promise.all(workers.map(exited)).then(() => {
       clearTimeout(deadline);
       if (exitCode === 0) log.info('stopped');
-      process.exit(exitCode);
+      void logWritten(log, stoppedBy).then(() => process.exit(exitCode));
     });
   }
 

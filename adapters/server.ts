@@ -20,7 +20,7 @@ import { reload, switchableCore } from './reload.js';
 import { ClusterKvStore } from './kv/cluster.js';
 import type { KvStore } from './kv/store.js';
 import { connectionCapUnder, openFileLimit } from './open-files.js';
-import { startService } from './startup.js';
+import { logWritten, startService } from './startup.js';
 
 export interface RunningServer {
   url: string;
@@ -156,15 +156,17 @@ export async function runServer(env: Record<string, string | undefined> = proces
       process.exit(128 + constants.signals[signal]);
     }
     stopping = true;
+    // The log is waited for within the same deadline as the requests in flight.
+    const deadline = Date.now() + config.limits.shutdownTimeoutMs;
     log.info({ signal }, 'stopping: finishing requests in flight');
     running.close().then(
       () => {
         log.info('stopped');
-        process.exit(0);
+        void logWritten(log, deadline).then(() => process.exit(0));
       },
       (err: unknown) => {
         log.error({ err }, 'stop failed');
-        process.exit(1);
+        void logWritten(log, deadline).then(() => process.exit(1));
       },
     );
   };
@@ -201,10 +203,11 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
   const stop = (options?: StopOptions) => {
     if (stopping) return;
     stopping = true;
+    const deadline = Date.now() + config.limits.shutdownTimeoutMs;
     void reloading
       .then(() => running.close(options))
       .then(
-        () => process.exit(0),
+        () => logWritten(running.logger, deadline).then(() => process.exit(0)),
         (err) => {
           console.error(err);
           process.exit(1);

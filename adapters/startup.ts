@@ -107,12 +107,11 @@ function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnaps
 /**
  * The log: one pino JSON object per line on standard output, or with LOG_FORMAT=pretty, pino-pretty's
  * lines for a person at a terminal (an optional package, loaded only then).
- */
-/**
+ *
  * `sync` writes each line before the call that logs it returns, as a Lambda function needs: Lambda
  * freezes the process once an invocation is answered, and may end it frozen, so a line still
  * waiting in a buffer for its write to complete would be late or lost. A server writes
- * asynchronously, in batches, and flushes at exit.
+ * asynchronously, in batches, and waits for them before it exits (`logWritten`).
  */
 export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, sync = false): Promise<Logger> {
   if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination(sync));
@@ -155,9 +154,38 @@ function logDestination(sync: boolean): DestinationStream {
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;
     stopped = true;
+    asyncDestinations.delete(destination); // nothing more will be written: nothing to wait for
     destination.write = () => true;
     for (const method of ['flush', 'flushSync', 'end', 'destroy'] as const) destination[method] = () => {};
     if (err.code !== 'EPIPE') console.error(`error: the log could not be written (${err.code ?? err.message}): logging stopped, the service goes on`);
   });
+  if (!sync) asyncDestinations.add(destination);
   return destination;
+}
+
+/** The destinations that write in batches, which a process must wait for before it exits. */
+const asyncDestinations = new WeakSet<DestinationStream>();
+
+/**
+ * Resolves once every line given to `logger` has been written, and its stream closed, or at
+ * `deadline` (a time from Date.now()) if the log's reader has not taken them by then: a stopping
+ * server's last step before it exits. pino writes what is left as the process exits, but not a
+ * batch whose write is being retried because the pipe was full: under a slow log reader, those
+ * lines were lost. A line logged after this is dropped.
+ */
+export function logWritten(logger: Logger, deadline: number): Promise<void> {
+  // Child loggers share their root's stream.
+  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as DestinationStream & NodeJS.EventEmitter & { end(): void };
+  if (!asyncDestinations.has(destination)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const written = () => {
+      clearTimeout(timer);
+      // A closed stream throws on a write: a line logged after this is dropped instead.
+      destination.write = () => true;
+      resolve();
+    };
+    const timer = setTimeout(written, Math.max(0, deadline - Date.now()));
+    destination.once('close', written);
+    destination.end();
+  });
 }

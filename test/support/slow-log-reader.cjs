@@ -1,7 +1,7 @@
 // A slow consumer of a log on standard input, as a busy log shipper is: READ_BYTES at a time, a
-// millisecond apart, so the pipe in front of it stays full. Prints the server's `listening` line as
-// soon as it reads it, and at the end of its input one JSON line: the lines it read, and those of
-// them that were not JSON (at most 5, cut to 200 characters).
+// millisecond apart, so the pipe in front of it stays full. Prints the server's `listening` and
+// `stopped` lines as it reads them, and at the end of its input one JSON line: the lines it read,
+// how many were `request` lines, and those that were not JSON (at most 5, cut to 200 characters).
 const { readSync, writeSync } = require('node:fs');
 
 // The server's stop reaches this process too (one process group): it ends when its input does.
@@ -10,6 +10,7 @@ const chunk = Buffer.alloc(Number(process.env.READ_BYTES ?? 256));
 const nap = new Int32Array(new SharedArrayBuffer(4));
 let rest = '';
 let lines = 0;
+let requests = 0;
 const broken = [];
 for (;;) {
   let n;
@@ -30,9 +31,10 @@ for (;;) {
       } catch {
         if (broken.length < 5) broken.push(line.slice(0, 200));
       }
-      if (line.includes('"msg":"listening"')) writeSync(1, `${line}\n`);
+      if (line.includes('"msg":"request"')) requests++;
+      if (/"msg":"(listening|stopped)"/.test(line)) writeSync(1, `${line}\n`);
     }
   }
   Atomics.wait(nap, 0, 0, 1);
 }
-writeSync(1, `${JSON.stringify({ lines, broken })}\n`);
+writeSync(1, `${JSON.stringify({ lines, requests, broken })}\n`);
