@@ -2,7 +2,7 @@
 // keys, the KV store, the logger and the core around them. The server, the command line and the
 // Lambda handler differ only in how requests reach the core.
 
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { basename } from 'node:path';
@@ -142,29 +142,37 @@ export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, com
  */
 const PIPE_BUF = 4096;
 
+/** pino's own destination (sonic-boom): writes a file descriptor in batches, or line by line. */
+type LogStream = ReturnType<typeof pino.destination>;
+
 /**
  * Standard output for the log, which stops at its first failed write (a full disk under `> app.log`),
  * said once on stderr: the service goes on answering. Left to pino, the error would be thrown from
  * an event with no listener, and the stream's synchronous flush retries a failed write forever, so
  * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
  */
-function logDestination(sync: boolean): DestinationStream {
+function logDestination(sync: boolean): LogStream {
   const destination = pino.destination({ dest: 1, sync, maxWrite: PIPE_BUF });
   let stopped = false;
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;
     stopped = true;
-    asyncDestinations.delete(destination); // nothing more will be written: nothing to wait for
-    destination.write = () => true;
-    for (const method of ['flush', 'flushSync', 'end', 'destroy'] as const) destination[method] = () => {};
+    silence(destination);
     if (err.code !== 'EPIPE') console.error(`error: the log could not be written (${err.code ?? err.message}): logging stopped, the service goes on`);
   });
   if (!sync) asyncDestinations.add(destination);
   return destination;
 }
 
+/** Drops every line from now on, and what is still buffered: nothing is written, retried or waited for. */
+function silence(destination: LogStream): void {
+  asyncDestinations.delete(destination);
+  destination.write = () => true;
+  for (const method of ['flush', 'flushSync', 'end', 'destroy'] as const) destination[method] = () => {};
+}
+
 /** The destinations that write in batches, which a process must wait for before it exits. */
-const asyncDestinations = new WeakSet<DestinationStream>();
+const asyncDestinations = new WeakSet<LogStream>();
 
 /**
  * Resolves once every line given to `logger` has been written, and its stream closed, or at
@@ -175,13 +183,14 @@ const asyncDestinations = new WeakSet<DestinationStream>();
  */
 export function logWritten(logger: Logger, deadline: number): Promise<void> {
   // Child loggers share their root's stream.
-  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as DestinationStream & NodeJS.EventEmitter & { end(): void };
+  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as LogStream;
   if (!asyncDestinations.has(destination)) return Promise.resolve();
   return new Promise((resolve) => {
     const written = () => {
       clearTimeout(timer);
-      // A closed stream throws on a write: a line logged after this is dropped instead.
-      destination.write = () => true;
+      // A closed stream throws on a write, and at the deadline what is left is given up: pino's
+      // last flush as the process exits would otherwise retry a pipe nobody reads, forever.
+      silence(destination);
       resolve();
     };
     const timer = setTimeout(written, Math.max(0, deadline - Date.now()));

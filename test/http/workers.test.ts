@@ -5,6 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,3 +198,47 @@ describe.each([
     expect(requests).toBe(calls);
   }, 60_000);
 });
+
+describe('the log of one process, on a pipe nobody reads', () => {
+  it('is given up at the deadline, and the server exits 0 by then', async () => {
+    // Standard output a pipe nobody reads (a log collector that hangs): once it is full, the lines
+    // wait in the process, and at the deadline they are given up rather than retried for ever.
+    // With WORKERS=N the primary can still be held at its exit (docs/reliability.md).
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../adapters/server.ts', import.meta.url))], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { PATH: process.env.PATH, PORT: String(port), SERVER: 'node', LOG_LEVEL: 'info', API_KEYS, SHUTDOWN_TIMEOUT_MS: '2000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.pause();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await vi.waitFor(() => fetch(`${url}/api/health`), { timeout: 20_000, interval: 100 });
+      const clients = keepCalling(url, 16);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await clients.stop();
+      const stopped = performance.now();
+      child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+      expect(code).toBe(0);
+      // The deadline, and some slack.
+      expect(performance.now() - stopped).toBeLessThan(2_000 + 3_000);
+    } finally {
+      child.kill('SIGKILL');
+      child.stdout.destroy();
+    }
+  }, 60_000);
+});
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
