@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { errorBody, errorResponse, REQUEST_TIMEOUT_MESSAGE } from './http/errors.js';
-import { clientAddress, JSON_TYPE, plainAddress, requestIdFor } from './http/request.js';
+import { clientAddress, JSON_TYPE, plainAddress, requestIdFor, shownPath, splitTarget } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
 import { capConnectionsPerClient, connectionsOf } from './connections.js';
 import { answeredBeforeBodyEnd, awaitingContinue, timedOutMidBody, writeResponse } from './node-io.js';
@@ -41,7 +41,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     // The request may have a body nobody reads: the connection cannot be reused.
     writeResponse(res, errorResponse(status, message, { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Connection: 'close' }));
     const head = { headers: req.headers as Record<string, string | undefined>, client: req.socket.remoteAddress };
-    logger.info({ requestId, method: req.method, path: req.url?.slice(0, 200), status, client: clientAddress(head, trustProxy) }, 'request');
+    logger.info({ requestId, method: req.method, path: shownPath(splitTarget(req.url ?? '/').path), status, client: clientAddress(head, trustProxy) }, 'request');
   };
   /** What Node's parser or timers refused before there was a request to hand on. */
   const logRefusal = (client: string | undefined, status: number, reason: string | undefined) =>
@@ -96,9 +96,9 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   // Node hands a CONNECT (a proxy tunnel request) to this event, and closes the socket in silence
   // when nobody listens: no route here is a tunnel.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    writeRawError(socket, 404, `no route for CONNECT ${String(req.url).slice(0, 200)}`);
+    writeRawError(socket, 404, `no route for CONNECT ${shownPath(String(req.url))}`);
     socket.destroy();
-    logger.info({ requestId: requestIdFor(undefined), method: 'CONNECT', path: String(req.url).slice(0, 200), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
+    logger.info({ requestId: requestIdFor(undefined), method: 'CONNECT', path: shownPath(String(req.url)), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
   });
   return server;
 }

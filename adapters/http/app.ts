@@ -16,7 +16,7 @@ import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus 
 import type { ApiKeyRecord, KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
-import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
+import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, type Route } from './route.js';
@@ -155,7 +155,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     cors.decorate(req, response.headers);
     if (started !== undefined) {
       const ms = Math.round((performance.now() - started) * 100) / 100;
-      const fields = { requestId, method: req.method, path: req.path, status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
+      const fields = { requestId, method: req.method, path: shownPath(req.path), status: response.status, ms, client: clientAddress(req, trustProxy), keyId: caller.keyId };
       if (response.status >= 500) logger.warn(fields, 'request');
       else logger.info(fields, 'request');
     }
@@ -199,9 +199,9 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (!found) {
         const allowed = allowedMethods(path);
         // `GET /docs/nothing`: a path of the docs page's that holds no asset is not found, whatever else it takes.
-        if (allowed.length === 0 || allowed.includes(req.method)) return jsonError(404, `no route for ${req.method} ${req.path.slice(0, 200)}`, requestId);
+        if (allowed.length === 0 || allowed.includes(req.method)) return jsonError(404, `no route for ${req.method} ${shownPath(req.path)}`, requestId);
         const allow = allowed.join(', ');
-        return errorResponse(405, `method ${req.method.slice(0, 20)} is not allowed on ${path.slice(0, 200)}: use ${allow}`, { 'X-Request-Id': requestId, Allow: allow });
+        return errorResponse(405, `method ${req.method.slice(0, 20)} is not allowed on ${shownPath(path)}: use ${allow}`, { 'X-Request-Id': requestId, Allow: allow });
       }
       const key = keys.lookup(req.headers['x-api-key']);
       if (!key) return jsonError(401, 'missing or invalid API key: send it in the X-API-Key header', requestId);

@@ -165,3 +165,12 @@ export function splitTarget(target: string): { path: string; search: string } {
   const q = rest.indexOf('?');
   return q < 0 ? { path: rest, search: '' } : { path: rest.slice(0, q), search: rest.slice(q + 1) };
 }
+
+/**
+ * A path as a log line or an error message shows it: its first 200 characters, enough to know it
+ * by. A client's path can be some 16 KB long, and a log line should stay short (a pipe takes at
+ * most 4 KiB whole).
+ */
+export function shownPath(path: string): string {
+  return path.slice(0, 200);
+}

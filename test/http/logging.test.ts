@@ -36,11 +36,13 @@ describe.each(SERVER_KINDS)('the log of the %s server', (server) => {
       await ask('/api/locations?zip=6060', { 'X-API-Key': NAMED_KEY }, 'mobile', '127.0.0.1');
       await ask('/api/locations?zip=60601', { 'X-API-Key': 'not-a-key' }, undefined, '127.0.0.1');
       await ask('/nope', {}, undefined, '127.0.0.1');
+      const longPath = `/${'x'.repeat(5_000)}`;
+      await ask(longPath, {}, undefined, '127.0.0.1');
       // What Node's HTTP layer answers by itself.
       const raw: [string, number][] = [
         [`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431],
         ['BREW /api/health HTTP/1.1\r\nHost: x\r\n\r\n', 400],
-        ['GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n', 417],
+        ['GET /api/health?probe=1 HTTP/1.1\r\nHost: x\r\nExpect: tea\r\n\r\n', 417],
         ['GET /api/health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
         ['GET /api/health HTTP/1.1\r\nHost: x\r\n', 408],
         // The route reads the body (key and quota allow it), which stalls: Node answers 408.
@@ -71,7 +73,9 @@ describe.each(SERVER_KINDS)('the log of the %s server', (server) => {
       const rawLogged = logged.filter((l) => !asked.some((a) => a.id === l.requestId));
       expect(rawLogged.map((l) => l.status).sort()).toEqual([...rawStatuses].sort());
       for (const line of rawLogged) expect(line).toMatchObject({ requestId: expect.any(String), client: '127.0.0.1' });
+      // The path without its query, as the core logs it, and a long one cut to its first 200 characters.
       expect(rawLogged.find((l) => l.status === 417)).toMatchObject({ method: 'GET', path: '/api/health' });
+      expect(logged.find((l) => l.requestId === asked.at(-1)!.id)).toMatchObject({ status: 404, path: longPath.slice(0, 200) });
     } finally {
       proc.child.kill('SIGKILL');
     }
