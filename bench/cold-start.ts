@@ -116,13 +116,16 @@ interface PeakRss {
   bundleRange: [number, number];
   /** Events answered 200 by the last of them. */
   answered: number;
+  /** The different ZIPs the events ask about. */
+  differentZips: number;
 }
 
 /**
  * Peak RSS of fresh processes, each importing the bundle and answering EVENTS HTTP API (v2) events
  * as a 128 MB function's node would, and of bare nodes. Each event asks about a ZIP drawn at random
- * (4,706 different ones in the 5,000), as a function's callers spread over the country, and the log
- * is on at its default level, a line per event on standard output, as a deployed function writes it.
+ * (a few repeat: `differentZips` says how many differ), as a function's callers spread over the
+ * country, and the log is on at its default level, a line per event on standard output, as a
+ * deployed function writes it.
  */
 export function lambdaPeakRss(bundle: string): PeakRss {
   const zips = randomZipPoints(readSnapshot(DEFAULT_SNAPSHOT).gazetteer, EVENTS, SEED).zip;
@@ -150,7 +153,10 @@ export function lambdaPeakRss(bundle: string): PeakRss {
     bareMiB.push(bare.maxRssKiB / 1024);
     answered = run.answered;
   }
-  return { bundleMiB: median(bundleMiB), bareMiB: median(bareMiB), bundleRange: [Math.min(...bundleMiB), Math.max(...bundleMiB)], answered };
+  return {
+    bundleMiB: median(bundleMiB), bareMiB: median(bareMiB), bundleRange: [Math.min(...bundleMiB), Math.max(...bundleMiB)], answered,
+    differentZips: new Set(zips).size,
+  };
 }
 
 /**
@@ -227,7 +233,7 @@ export async function footprint(work: string): Promise<void> {
       ],
     ),
   );
-  console.log(`  ${fileMb(build.bundleBytes)} MB bundle + ${fileMb(build.snapshotBytes)} MB snapshot; ${rss.answered} of ${EVENTS} events answered 200`);
+  console.log(`  ${fileMb(build.bundleBytes)} MB bundle + ${fileMb(build.snapshotBytes)} MB snapshot; ${rss.answered} of ${EVENTS} events answered 200, asking about ${int(rss.differentZips)} different ZIPs`);
   console.log(`  peak RSS of each bundle process from ${mb(rss.bundleRange[0] * 2 ** 20)} to ${mb(rss.bundleRange[1] * 2 ** 20)} MiB`);
   console.log(`  the options Lambda's Node runtime gives a ${LAMBDA_MEMORY_MB} MB function, with which the peak RSS is taken: ${lambdaNodeOptions().join(' ')}`);
 }

@@ -59,7 +59,7 @@ export class ZipCache {
 
   /** Where the record of a code that row() has found starts. */
   private at(code: number): number {
-    return STRIDE * (this.slots[code] - 1);
+    return STRIDE * this.recordNumber(code);
   }
 
   /** The point, place (city) and state id of a ZIP code the gazetteer has (row(code) >= 0). */
