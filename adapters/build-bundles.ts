@@ -7,9 +7,10 @@
 // `bundleForNode` is also how `npm run build:lambda` bundles the Lambda handler (build-lambda.ts).
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Two levels up from dist/adapters/, one from adapters/ (when run from source). */
@@ -33,6 +34,30 @@ const REQUIRE_BANNER = [
   "import { createRequire as __createRequire } from 'node:module';",
   'const require = __createRequire(import.meta.url ?? __filename);',
 ].join('\n');
+
+/**
+ * Node's own modules taken with require() rather than imported as ES modules. An ES import of a
+ * built-in module makes Node build its ES facade, which reads every export, lazy ones included:
+ * `node:fs` then loads `fs/promises` (with readline and the file streams) and `node:crypto` loads
+ * Web Crypto, none of which the code uses. A module that imports `{ readFileSync } from 'node:fs'`
+ * is bundled as though it required it; a require() reads only what the code then uses.
+ */
+const builtinsByRequire: Plugin = {
+  name: 'builtins-by-require',
+  setup(build) {
+    const builtins = new Set(builtinModules);
+    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // A require() of a built-in module stays as esbuild leaves it: a call of the banner's require.
+      if (args.kind !== 'import-statement' || !builtins.has(name)) return undefined;
+      return { path: name, namespace: 'node-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`node:${args.path}`)});`,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * The Lambda folder also bundles ioredis, whose error path reads __dirname; it is never bundled again.
@@ -85,6 +110,7 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     platform: 'node',
     target: `node${NODE_TARGET_MAJOR}`,
     banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
+    plugins: [builtinsByRequire],
     legalComments: 'none',
     logLevel: 'warning',
   });

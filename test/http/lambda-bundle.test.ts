@@ -65,6 +65,21 @@ function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string,
   });
 }
 
+/**
+ * Runs a script in a fresh node process, in the bundle's folder, as Lambda runs the bundle
+ * (AWS_LAMBDA_FUNCTION_NAME set): its standard output, and the signal that ended it if one did.
+ */
+function runInLambda(dir: string, script: string, logLevel: string): Promise<{ out: string; signal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: logLevel, AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('close', (_code, signal) => resolve({ out, signal })));
+}
+
 describe('the built Lambda bundle', () => {
   let dir: string;
   beforeAll(async () => {
@@ -170,17 +185,31 @@ describe('the built Lambda bundle', () => {
       const { handler } = await import(process.env.BUNDLE_URL);
       for (const id of ['first', 'second', 'third']) await handler(${JSON.stringify(httpApiEvent(geocode))}, { awsRequestId: id });
       process.kill(process.pid, 'SIGKILL');`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', runner], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: 'info', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const signal = await new Promise((resolve) => child.on('close', (_code, killedBy) => resolve(killedBy)));
+    const { out, signal } = await runInLambda(dir, runner, 'info');
     expect(signal).toBe('SIGKILL');
     const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; requestId?: string; status?: number });
     expect(lines.filter((l) => l.msg === 'request').map((l) => [l.requestId, l.status])).toEqual([['first', 200], ['second', 200], ['third', 200]]);
+  }, 60_000);
+
+  it('loads none of the parts of Node it does not use to start and answer: no fs/promises, readline, file streams or Web Crypto', async () => {
+    // What Node loads for an ES import of `node:fs` and `node:crypto`: their ES facades read every
+    // export, lazy ones included. The bundle takes Node's modules with require(). What Node's own ES
+    // module loader loads for a file (on Node 20, fs/promises) is loaded first, by an empty module.
+    const empty = join(dir, 'empty.mjs');
+    writeFileSync(empty, 'export {};\n');
+    const runner = `
+      await import(${JSON.stringify(pathToFileURL(empty).href)});
+      const before = new Set(process.moduleLoadList);
+      const { handler } = await import(process.env.BUNDLE_URL);
+      const result = await handler(${JSON.stringify(httpApiEvent(geocode))});
+      console.log(JSON.stringify({ status: result.statusCode, loaded: process.moduleLoadList.filter((m) => !before.has(m)) }));`;
+    const { out } = await runInLambda(dir, runner, 'silent');
+    const { status, loaded } = JSON.parse(out) as { status: number; loaded: string[] };
+    expect(status).toBe(200);
+    // It did load Node's modules: crypto (the key's hash) and zlib (the tables' CRC-32).
+    expect(loaded).toEqual(expect.arrayContaining(['NativeModule crypto', 'NativeModule zlib']));
+    const unused = ['internal/fs/promises', 'internal/fs/streams', 'internal/readline/interface', 'internal/crypto/webcrypto'];
+    expect(loaded.filter((m) => unused.includes(m.replace(/^NativeModule /, '')))).toEqual([]);
   }, 60_000);
 
   it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {
