@@ -5,6 +5,7 @@
 import { pino, type Logger } from 'pino';
 import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
+import { constants, fstatSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
 import { createApp, type App } from './http/app.js';
@@ -152,7 +153,7 @@ type LogStream = ReturnType<typeof pino.destination>;
  * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
  */
 function logDestination(sync: boolean): LogStream {
-  const destination = pino.destination({ dest: 1, sync, maxWrite: PIPE_BUF });
+  const destination = pino.destination({ dest: sync ? 1 : batchOutput(), sync, maxWrite: PIPE_BUF });
   let stopped = false;
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;
@@ -162,6 +163,26 @@ function logDestination(sync: boolean): LogStream {
   });
   if (!sync) asyncDestinations.add(destination);
   return destination;
+}
+
+/**
+ * Standard output as the log writes it in batches. On Linux a pipe (a container's log, a shell's
+ * `|`) is opened anew, non-blocking, rather than written through descriptor 1, whose blocking mode
+ * every process holding that pipe shares: Node gives the processes it starts (a cluster's workers)
+ * their standard output blocking. A write to a full pipe through it holds one of Node's threads
+ * until the reader makes room, and Node waits for that thread at exit: a primary whose log reader
+ * has stopped could not exit. Opened anew, a full pipe answers "try again", which the stream
+ * retries until the stop's deadline gives the lines up (`logWritten`). A write of at most
+ * PIPE_BUF bytes to a non-blocking pipe is made whole or not at all.
+ */
+function batchOutput(): number {
+  if (process.platform !== 'linux') return 1;
+  try {
+    return fstatSync(1).isFIFO() ? openSync('/proc/self/fd/1', constants.O_WRONLY | constants.O_NONBLOCK) : 1;
+  } catch {
+    // No reader any more (ENXIO), or /proc not mounted: descriptor 1 as it is.
+    return 1;
+  }
 }
 
 /** Drops every line from now on, and what is still buffered: nothing is written, retried or waited for. */
