@@ -168,12 +168,13 @@ function logDestination(sync: boolean): LogStream {
 /**
  * Standard output as the log writes it in batches. On Linux a pipe (a container's log, a shell's
  * `|`) is opened anew, non-blocking, rather than written through descriptor 1, whose blocking mode
- * every process holding that pipe shares: Node gives the processes it starts (a cluster's workers)
- * their standard output blocking. A write to a full pipe through it holds one of Node's threads
- * until the reader makes room, and Node waits for that thread at exit: a primary whose log reader
- * has stopped could not exit. Opened anew, a full pipe answers "try again", which the stream
- * retries until the stop's deadline gives the lines up (`logWritten`). A write of at most
- * PIPE_BUF bytes to a non-blocking pipe is made whole or not at all.
+ * every process holding that pipe shares: a cluster's workers leave it blocking, as Node starts a
+ * child with its standard output blocking and a child's Node sets it back so as it exits. A write
+ * to a full pipe then holds one of Node's threads until the reader makes room, and Node waits for
+ * that thread at exit: a primary whose log reader has stopped could not exit. Opened anew, a full
+ * pipe answers "try again", which the stream retries until the stop's deadline gives the lines up
+ * (`logWritten`). A write of at most PIPE_BUF bytes to a non-blocking pipe is made whole or not at
+ * all.
  */
 function batchOutput(): number {
   if (process.platform !== 'linux') return 1;
