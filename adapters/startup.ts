@@ -200,8 +200,8 @@ const asyncDestinations = new WeakSet<LogStream>();
  * Resolves once every line given to `logger` has been written, and its stream closed, or at
  * `deadline` (a time from Date.now()) if the log's reader has not taken them by then: a stopping
  * server's last step before it exits. pino writes what is left as the process exits, but not a
- * batch whose write is being retried because the pipe was full: under a slow log reader, those
- * lines were lost. A line logged after this is dropped.
+ * batch whose write is being retried because the pipe is full: behind a slow log reader, those
+ * lines would be lost. A line logged after this is dropped.
  */
 export function logWritten(logger: Logger, deadline: number): Promise<void> {
   // Child loggers share their root's stream.
