@@ -13,7 +13,8 @@ import { constants } from 'node:os';
 import { loadKeys, type Config } from './http/config.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';
-import { createLogger, logWritten } from './startup.js';
+import { lineRelay } from './log-relay.js';
+import { createLogger, logStream, logWritten } from './startup.js';
 
 /** What the primary tells a worker (over the cluster's IPC channel): stop with the service, or stop as its replacement serves. */
 export const STOP_MESSAGE = 'carrier-locations:stop';
@@ -33,6 +34,16 @@ export async function runPrimary(env: Record<string, string | undefined>, config
   const logger = (await createLogger(config)).child({ worker: 'primary' });
   // What an operator must see whatever LOG_LEVEL says (where it listens, how it stops): at info.
   const log = logger.child({}, { level: 'info' });
+  // The workers' standard output and error come through this process (log-relay.ts); pino-pretty's
+  // lines are for a person at a terminal, which the workers write to themselves.
+  const relayed = config.logFormat === 'json';
+  if (relayed) cluster.setupPrimary({ stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const relayOut = relayed ? lineRelay(logStream(logger)) : undefined;
+  const relayErr = relayed ? lineRelay(process.stderr) : undefined;
+  // Standard error gone (its reader closed it) is no reason to stop serving, as standard output is not (server.ts).
+  if (relayed) process.stderr.on('error', () => {});
+  /** Each worker's output, until it is all relayed. */
+  const relays = new Map<Worker, Promise<unknown>>();
   // One key for every worker: each would make its own otherwise.
   const { devKey } = loadKeys(config);
   const workerEnv: Record<string, string | undefined> = { ...env, ...(devKey ? { API_KEYS: `${devKey}:enterprise` } : {}) };
@@ -48,6 +59,11 @@ export async function runPrimary(env: Record<string, string | undefined>, config
 
   const fork = (): Worker => {
     const worker = cluster.fork(workerEnv);
+    if (relayOut && relayErr) {
+      const output = Promise.all([relayOut(worker.process.stdout!), relayErr(worker.process.stderr!)]);
+      relays.set(worker, output);
+      void output.then(() => relays.delete(worker));
+    }
     roles.set(worker, 'starting');
     startedAt.set(worker, Date.now());
     if (counters) serveKv(worker, counters);
@@ -134,9 +150,15 @@ export async function runPrimary(env: Record<string, string | undefined>, config
     for (const worker of workers) if (worker.isConnected()) worker.send(STOP_MESSAGE);
     const stoppedBy = Date.now() + config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS;
     const deadline = setTimeout(() => {
-      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      for (const worker of workers) {
+        if (!worker.isDead()) worker.process.kill('SIGKILL');
+        // Output still held back by a full log is given up, as the primary's own is (logWritten).
+        worker.process.stdout?.destroy();
+        worker.process.stderr?.destroy();
+      }
     }, stoppedBy - Date.now());
-    void Promise.all(workers.map(exited)).then(() => {
+    // Each worker's last lines are relayed before the primary's own last one.
+    void Promise.all(workers.map((worker) => Promise.all([exited(worker), relays.get(worker)]))).then(() => {
       clearTimeout(deadline);
       if (exitCode === 0) log.info('stopped');
       void logWritten(log, stoppedBy).then(() => process.exit(exitCode));

@@ -5,7 +5,6 @@
 import { pino, type Logger } from 'pino';
 import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
-import { constants, fstatSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
 import { createApp, type App } from './http/app.js';
@@ -52,7 +51,8 @@ export interface Service {
 
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
-  const root = await createLogger(config, options.runtime === 'lambda');
+  // A cluster worker's log reaches standard output through the primary (log-relay.ts).
+  const root = await createLogger(config, options.runtime === 'lambda' ? 'sync' : options.worker === undefined ? 'async' : 'relayed');
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
@@ -106,16 +106,27 @@ function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnaps
 }
 
 /**
+ * How a JSON log writes:
+ * - `sync`: each line before the call that logs it returns, as a Lambda function needs: Lambda
+ *   freezes the process once an invocation is answered, and may end it frozen, so a line still
+ *   waiting in a buffer for its write to complete would be late or lost.
+ * - `async`: a server's, in batches (what came while the last write was under way), waited for
+ *   before it exits (`logWritten`).
+ * - `relayed`: a cluster worker's, whose lines the primary passes on: in batches of RELAYED_BATCH
+ *   bytes, or what came within RELAYED_FLUSH_MS. Each write is one more read and write for the
+ *   primary, and a write per line would make the primary the service's busiest process.
+ */
+export type LogWrites = 'sync' | 'async' | 'relayed';
+
+const RELAYED_BATCH = 8192;
+const RELAYED_FLUSH_MS = 100;
+
+/**
  * The log: one pino JSON object per line on standard output, or with LOG_FORMAT=pretty, pino-pretty's
  * lines for a person at a terminal (an optional package, loaded only then).
- *
- * `sync` writes each line before the call that logs it returns, as a Lambda function needs: Lambda
- * freezes the process once an invocation is answered, and may end it frozen, so a line still
- * waiting in a buffer for its write to complete would be late or lost. A server writes
- * asynchronously, in batches, and waits for them before it exits (`logWritten`).
  */
-export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, sync = false): Promise<Logger> {
-  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination(sync));
+export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, writes: LogWrites = 'async'): Promise<Logger> {
+  if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination(writes));
   let pretty: typeof import('pino-pretty').build;
   try {
     pretty = (await import('pino-pretty')).build;
@@ -135,14 +146,6 @@ export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, com
   return createEngine({ snapshot: defaultSnapshot, load });
 }
 
-/**
- * The most a write to a pipe may hold and still be written whole (POSIX's PIPE_BUF, 4 KiB on Linux):
- * a larger one may be written in parts, and with WORKERS=N another process's lines can then land
- * between the parts, cutting lines in two wherever standard output is a pipe (a container's log, a
- * shell's `|`). The log is written in batches of whole lines of at most this many bytes.
- */
-const PIPE_BUF = 4096;
-
 /** pino's own destination (sonic-boom): writes a file descriptor in batches, or line by line. */
 type LogStream = ReturnType<typeof pino.destination>;
 
@@ -152,8 +155,9 @@ type LogStream = ReturnType<typeof pino.destination>;
  * an event with no listener, and the stream's synchronous flush retries a failed write forever, so
  * the server would stop answering and ignore SIGTERM. pino does the same for a closed pipe (EPIPE).
  */
-function logDestination(sync: boolean): LogStream {
-  const destination = pino.destination({ dest: sync ? 1 : batchOutput(), sync, maxWrite: PIPE_BUF });
+function logDestination(writes: LogWrites): LogStream {
+  const sync = writes === 'sync';
+  const destination = pino.destination(writes === 'relayed' ? { dest: 1, sync, minLength: RELAYED_BATCH, periodicFlush: RELAYED_FLUSH_MS } : { dest: 1, sync });
   let stopped = false;
   destination.on('error', (err: NodeJS.ErrnoException) => {
     if (stopped) return;
@@ -165,32 +169,16 @@ function logDestination(sync: boolean): LogStream {
   return destination;
 }
 
-/**
- * Standard output as the log writes it in batches. On Linux a pipe (a container's log, a shell's
- * `|`) is opened anew, non-blocking, rather than written through descriptor 1, whose blocking mode
- * every process holding that pipe shares: a cluster's workers leave it blocking, as Node starts a
- * child with its standard output blocking and a child's Node sets it back so as it exits. A write
- * to a full pipe then holds one of Node's threads until the reader makes room, and Node waits for
- * that thread at exit: a primary whose log reader has stopped could not exit. Opened anew, a full
- * pipe answers "try again", which the stream retries until the stop's deadline gives the lines up
- * (`logWritten`). A write of at most PIPE_BUF bytes to a non-blocking pipe is made whole or not at
- * all.
- */
-function batchOutput(): number {
-  if (process.platform !== 'linux') return 1;
-  try {
-    return fstatSync(1).isFIFO() ? openSync('/proc/self/fd/1', constants.O_WRONLY | constants.O_NONBLOCK) : 1;
-  } catch {
-    // No reader any more (ENXIO), or /proc not mounted: descriptor 1 as it is.
-    return 1;
-  }
-}
-
 /** Drops every line from now on, and what is still buffered: nothing is written, retried or waited for. */
 function silence(destination: LogStream): void {
   asyncDestinations.delete(destination);
   destination.write = () => true;
   for (const method of ['flush', 'flushSync', 'end', 'destroy'] as const) destination[method] = () => {};
+}
+
+/** The stream a logger writes to; child loggers share their root's. */
+export function logStream(logger: Logger): LogStream {
+  return (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as LogStream;
 }
 
 /** The destinations that write in batches, which a process must wait for before it exits. */
@@ -204,8 +192,7 @@ const asyncDestinations = new WeakSet<LogStream>();
  * lines would be lost. A line logged after this is dropped.
  */
 export function logWritten(logger: Logger, deadline: number): Promise<void> {
-  // Child loggers share their root's stream.
-  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as LogStream;
+  const destination = logStream(logger);
   if (!asyncDestinations.has(destination)) return Promise.resolve();
   return new Promise((resolve) => {
     const written = () => {

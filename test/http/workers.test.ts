@@ -200,17 +200,18 @@ describe.each([
 });
 
 describe.each([
-  // Node's 'pipe' for a child's standard output is a UNIX socket (as systemd's journal stream is); a
-  // container's standard output is a named pipe. A worker's stop waits for the same deadline; the
-  // primary waits for the workers, then for its own log.
+  // Node's 'pipe' for a child's standard output is a UNIX socket, as systemd's journal stream is,
+  // and standard error goes to the same stream, as systemd's does by default; a container's
+  // standard output is a named pipe. A worker's stop waits for the same deadline; the primary waits
+  // for the workers, then for its own log.
   ['one process, on a socket', {}, false, 2_000],
   ['one process, on a pipe', {}, true, 2_000],
   ['WORKERS=2, on a pipe', { WORKERS: '2' }, true, 2_000 + 2_000],
+  ['WORKERS=2, on a socket', { WORKERS: '2' }, false, 2_000 + 2_000],
 ])('the log of %s nobody reads', (_, workers: Record<string, string>, namedPipe: boolean, deadlineMs: number) => {
   it('is given up at the deadline, and the server exits 0 by then', async () => {
     // A log collector that hangs: once its pipe is full, the lines wait in the process, and at the
-    // deadline they are given up rather than retried for ever. With WORKERS=N on a socket, the
-    // primary can still be held at its exit (docs/reliability.md).
+    // deadline they are given up rather than retried for ever.
     let stdout: 'pipe' | number = 'pipe';
     let unread: number | undefined;
     if (namedPipe) {
@@ -221,7 +222,8 @@ describe.each([
       stdout = openSync(fifo, 'w');
     }
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../adapters/server.ts', import.meta.url))], {
+    // The shell execs the server, with standard error on standard output's stream.
+    const child = spawn('sh', ['-c', 'exec "$0" --import tsx "$1" 2>&1', process.execPath, fileURLToPath(new URL('../../adapters/server.ts', import.meta.url))], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { PATH: process.env.PATH, PORT: String(port), SERVER: 'node', LOG_LEVEL: 'info', API_KEYS, SHUTDOWN_TIMEOUT_MS: '2000', ...workers },
       stdio: ['ignore', stdout, 'inherit'],

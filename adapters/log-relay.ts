@@ -1,0 +1,58 @@
+// With WORKERS=N, what the workers print reaches the primary's standard output and error through
+// the primary, rather than the workers writing them too. A stream's blocking mode belongs to the
+// open stream, shared by every process holding it: Node starts a child with its inherited standard
+// streams blocking, and sets them back so as it exits. Once a worker had exited, the primary's next
+// write to a full stream (a log collector that stopped reading: systemd's journal socket, a
+// container's pipe) held one of Node's threads until the reader made room, and Node waits for that
+// thread at exit. Given pipes of their own, the workers share nothing with the primary's streams.
+// One writer also keeps every line whole: lines of several processes written to one pipe can cut
+// each other beyond 4 KiB, the most a pipe takes in one piece.
+
+import type { Readable } from 'node:stream';
+
+/** Where lines are copied to: pino's destination (sonic-boom), or a Writable such as process.stderr. */
+export interface LineSink {
+  /** False once the sink holds more than it wants; it emits 'drain' when it has written what it held. */
+  write(text: string): boolean;
+  on(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * Copies sources into `sink`, whole lines at a time, so that lines of different sources never cut
+ * each other. A source whose sink is full is paused (its writer then waits, as it would on a full
+ * pipe) until the sink drains. Each relay resolves when its source closes: ended, or destroyed.
+ */
+export function lineRelay(sink: LineSink): (source: Readable) => Promise<void> {
+  const paused = new Set<Readable>();
+  sink.on('drain', () => {
+    for (const source of paused) source.resume();
+    paused.clear();
+  });
+  return (source) => {
+    source.setEncoding('utf8');
+    // A source that fails (its process gone) is closed after, which ends its relay.
+    source.on('error', () => {});
+    let partial = '';
+    source.on('data', (chunk: string) => {
+      const end = chunk.lastIndexOf('\n');
+      if (end === -1) {
+        partial += chunk;
+        return;
+      }
+      const lines = partial + chunk.slice(0, end + 1);
+      partial = chunk.slice(end + 1);
+      if (!sink.write(lines)) {
+        source.pause();
+        paused.add(source);
+      }
+    });
+    return new Promise((resolve) => {
+      source.once('close', () => {
+        paused.delete(source);
+        // A process ended in the middle of a line: the line is ended here, so the next one starts whole.
+        if (partial !== '') sink.write(`${partial}\n`);
+        resolve();
+      });
+    });
+  };
+}
