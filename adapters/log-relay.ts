@@ -1,12 +1,13 @@
-// With WORKERS=N, what the workers print reaches the primary's standard output and error through
-// the primary, rather than the workers writing them too. A stream's blocking mode belongs to the
+// With WORKERS=N, what the workers print reaches the service's standard output and error through
+// the primary, rather than the workers writing them too. Whether a stream blocks belongs to the
 // open stream, shared by every process holding it: Node starts a child with its inherited standard
-// streams blocking, and sets them back so as it exits. Once a worker had exited, the primary's next
-// write to a full stream (a log collector that stopped reading: systemd's journal socket, a
-// container's pipe) held one of Node's threads until the reader made room, and Node waits for that
-// thread at exit. Given pipes of their own, the workers share nothing with the primary's streams.
-// One writer also keeps every line whole: lines of several processes written to one pipe can cut
-// each other beyond 4 KiB, the most a pipe takes in one piece.
+// streams blocking, and a child's Node sets them back so as it exits. A worker that has exited
+// would leave the primary's streams blocking, and the primary's next write to a full one (a log
+// collector that stopped reading: systemd's journal socket, a container's pipe) would hold one of
+// Node's threads until the reader made room, a thread Node waits for at exit. Given pipes of their
+// own, the workers share nothing with the primary's streams. One writer also keeps every line
+// whole: lines of several processes written to one pipe can cut each other beyond 4 KiB, the most
+// a pipe takes in one piece.
 
 import type { Readable } from 'node:stream';
 
