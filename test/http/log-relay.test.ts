@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineRelay } from '../../adapters/log-relay.js';
 
-/** A sink that holds at most `highWaterMark` bytes and takes a tick per write, recording each write. */
+/** A sink full past `highWaterMark` bytes (its write() then returns false), taking a tick per write, recording each write. */
 function recordingSink(highWaterMark: number) {
   const writes: string[] = [];
   const sink = new Writable({
