@@ -217,7 +217,7 @@ describe.each([
     if (namedPipe) {
       const fifo = join(dir, `log-${randomUUID()}`);
       execFileSync('mkfifo', [fifo]);
-      // Opened for reading and never read: without a reader, the server could not open it.
+      // Opened for reading and never read: without a reader, it could not be opened for writing.
       unread = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
       stdout = openSync(fifo, 'w');
     }
