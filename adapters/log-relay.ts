@@ -11,6 +11,14 @@
 
 import type { Readable } from 'node:stream';
 
+/**
+ * The longest line a relay holds back waiting for its newline, in characters. A worker's lines are
+ * pino's and Node's own, all far shorter and all ended; output that never ends its lines (a
+ * progress bar's carriage returns) is ended here, so the primary never holds more than this for a
+ * worker.
+ */
+export const MAX_LINE_CHARS = 1 << 20;
+
 /** Where lines are copied to: pino's destination (sonic-boom), or a Writable such as process.stderr. */
 export interface LineSink {
   /** False once the sink holds more than it wants; it emits 'drain' when it has written what it held. */
@@ -34,18 +42,24 @@ export function lineRelay(sink: LineSink): (source: Readable) => Promise<void> {
     // A source that fails (its process gone) is closed after, which ends its relay.
     source.on('error', () => {});
     let partial = '';
-    source.on('data', (chunk: string) => {
-      const end = chunk.lastIndexOf('\n');
-      if (end === -1) {
-        partial += chunk;
-        return;
-      }
-      const lines = partial + chunk.slice(0, end + 1);
-      partial = chunk.slice(end + 1);
+    const pass = (lines: string) => {
       if (!sink.write(lines)) {
         source.pause();
         paused.add(source);
       }
+    };
+    source.on('data', (chunk: string) => {
+      const end = chunk.lastIndexOf('\n');
+      if (end === -1) {
+        partial += chunk;
+        if (partial.length >= MAX_LINE_CHARS) {
+          pass(`${partial}\n`);
+          partial = '';
+        }
+        return;
+      }
+      pass(partial + chunk.slice(0, end + 1));
+      partial = chunk.slice(end + 1);
     });
     return new Promise((resolve) => {
       source.once('close', () => {

@@ -6,7 +6,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lineRelay } from '../../adapters/log-relay.js';
+import { lineRelay, MAX_LINE_CHARS } from '../../adapters/log-relay.js';
 
 /** A sink full past `highWaterMark` bytes (its write() then returns false), taking a tick per write, recording each write. */
 function recordingSink(highWaterMark: number) {
@@ -107,5 +107,27 @@ describe('the relay of the workers\' output', () => {
     complete();
     from.end();
     await relayed;
+  });
+
+  it('ends a line at MAX_LINE_CHARS rather than holding a source\'s output without bound', async () => {
+    // Output that never ends its lines, as a progress bar's carriage returns: 2.5 MiB of it, in
+    // chunks of 64 KiB (what a pipe read gives), then a line of its own.
+    const { sink, writes } = recordingSink(1 << 30);
+    const from = new PassThrough();
+    const relayed = lineRelay(sink)(from);
+    const unended = 'x'.repeat(2.5 * 1024 * 1024);
+    for (let at = 0; at < unended.length; at += 65_536) from.write(unended.slice(at, at + 65_536));
+    from.end('then a line\n');
+    await relayed;
+    await new Promise<void>((resolve) => sink.end(resolve));
+
+    // Every write ends a line, none holds more than the cap and a chunk, and nothing is lost.
+    for (const write of writes) {
+      expect(write.endsWith('\n')).toBe(true);
+      expect(write.length).toBeLessThanOrEqual(MAX_LINE_CHARS + 65_536 + 1);
+    }
+    const lines = writes.join('').split('\n').slice(0, -1);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines.join('')).toBe(`${unended}then a line`);
   });
 });
