@@ -208,9 +208,11 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
       .then(() => running.close(options))
       .then(
         () => logWritten(running.logger, deadline).then(() => process.exit(0)),
-        (err) => {
-          console.error(err);
-          process.exit(1);
+        (err: unknown) => {
+          // As one process says it: in the log whatever LOG_LEVEL says, and written before the exit.
+          const log = running.logger.child({}, { level: 'info' });
+          log.error({ err }, 'stop failed');
+          return logWritten(log, deadline).then(() => process.exit(1));
         },
       );
   };
