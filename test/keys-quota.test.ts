@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -100,12 +100,38 @@ describe('KeyRing', () => {
     },
   );
 
-  it('keeps no raw key anywhere it can be reached', () => {
-    const dump = inspect(ring, { depth: Infinity, showHidden: true }) + JSON.stringify(ring.lookup('beta-key'));
+  it('shows no raw key when inspected or serialized, once its keys have been found too', () => {
+    expect(ring.lookup('alpha-key')).not.toBeNull();
+    expect(ring.lookup('beta-key')).not.toBeNull();
+    const dump = inspect(ring, { depth: Infinity, showHidden: true }) + JSON.stringify(ring) + JSON.stringify(ring.lookup('beta-key'));
     expect(dump).not.toContain('alpha-key');
     expect(dump).not.toContain('beta-key');
     // The dump does reach the stored records, so the two checks above looked at real contents.
     expect(dump).toContain(ring.lookup('alpha-key')!.id);
+  });
+
+  it('answers every lookup as the SHA-256 of the presented text decides, whatever was looked up before', () => {
+    // Keys found before are remembered by their text: a later lookup of the same text, of a text
+    // one character off, or of another key must still answer as the hash alone would.
+    const configured = ['k_alpha', 'k_beta', 'k_gamma=='];
+    const records = parseApiKeys(configured.map((k, i) => `${k}:${['basic', 'pro', 'enterprise'][i]}`).join(','));
+    const byHash = new Map(records.map((r) => [r.id, r]));
+    const presented = fc.oneof(
+      fc.constantFrom(...configured),
+      fc.constantFrom(...configured).map((k) => `${k} `),
+      fc.constantFrom(...configured).map((k) => k.slice(0, -1)),
+      fc.constantFrom(...configured).map((k) => k.toUpperCase()),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(presented, { maxLength: 40 }), (texts) => {
+        const keys = new KeyRing(records);
+        for (const text of texts) {
+          const expected = text === '' ? null : (byHash.get(createHash('sha256').update(text).digest('hex')) ?? null);
+          expect(keys.lookup(text)).toBe(expected);
+        }
+      }),
+    );
   });
 });
 

@@ -144,7 +144,7 @@ export const ENVIRONMENT = {
     scope: 'all',
     unset: 'a development key, printed at start',
     description:
-      '`key:plan[:monthlyQuota],...`, plans `basic`, `pro`, `enterprise`; held only as SHA-256 hashes. Required when `NODE_ENV=production` and on Lambda',
+      '`key:plan[:monthlyQuota],...`, plans `basic`, `pro`, `enterprise`; stored and logged only by their SHA-256. Required when `NODE_ENV=production` and on Lambda',
   },
   REDIS_URL: {
     scope: 'all',
