@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -239,7 +239,7 @@ describe.each([
       const stopped = performance.now();
       child.kill('SIGTERM');
       const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), deadlineMs + 8_000))]);
-      expect(code).toBe(0);
+      expect(code, code === 'still running' ? processTree(child.pid!) : undefined).toBe(0);
       // The deadline, and some slack.
       expect(performance.now() - stopped).toBeLessThan(deadlineMs + 3_000);
     } finally {
@@ -249,6 +249,31 @@ describe.each([
     }
   }, 60_000);
 });
+
+/**
+ * The process and its children, each with its state and the kernel functions its threads wait in
+ * (Linux's /proc): what a server that does not exit is stuck on.
+ */
+function processTree(pid: number): string {
+  const lines: string[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const [state, ppid] = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(entry) !== pid && Number(ppid) !== pid) continue;
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      // Where its threads wait: a thread blocked in a write (pipe_write, a socket's wait) keeps a process from exiting.
+      const waits = new Map<string, number>();
+      for (const thread of readdirSync(`/proc/${entry}/task`)) {
+        const wait = readFileSync(`/proc/${entry}/task/${thread}/wchan`, 'utf8');
+        waits.set(wait, (waits.get(wait) ?? 0) + 1);
+      }
+      lines.push(`${entry} ${state} ${command}; threads waiting in ${[...waits].map(([wait, n]) => `${wait} x${n}`).join(', ')}`);
+    } catch {
+      // A process that ended while it was read.
+    }
+  }
+  return `still running:\n${lines.join('\n')}`;
+}
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
