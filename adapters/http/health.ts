@@ -14,7 +14,6 @@
 // and the last reload: one that failed leaves the report `degraded` (the data is older than the
 // operator asked for) until a reload succeeds.
 
-import { randomUUID } from 'node:crypto';
 import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -115,8 +114,9 @@ export function createHealthCheck(
 
 function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger, data: DataInfo, reloads: ReloadStatus): () => Promise<HealthReport> {
   const probed = routes.filter((r) => r.probe);
-  // Per instance, so two copies sharing one Redis never read each other's value.
-  const scratchKey = `health:${randomUUID()}`;
+  // Per instance, so two copies sharing one Redis never read each other's value. Made when a check
+  // first runs, so that a start does not load node:crypto for it (see keys.ts's hashKey).
+  let scratchKey: string | undefined;
 
   // The report's shape has no room for reasons, so they go to the log.
   async function timed(name: string, run: () => unknown): Promise<ProbeResult> {
@@ -142,11 +142,13 @@ function probeRunner(routes: readonly Route[], kv: KvStore, logger: Logger, data
       await new Promise((resolve) => setImmediate(resolve));
       probes.push(await timed(probe!.label, () => answer({ ...input, key: SERVICE_KEY })));
     }
+    const { randomUUID } = process.getBuiltinModule('node:crypto');
+    const key = (scratchKey ??= `health:${randomUUID()}`);
     const value = `${Date.now()}:${randomUUID()}`;
     const [writeLabel, readLabel] = KV_PROBES;
-    const write = await timed(writeLabel, () => withTimeout(kv.set(scratchKey, value, 60)));
+    const write = await timed(writeLabel, () => withTimeout(kv.set(key, value, 60)));
     const read = await timed(readLabel, async () => {
-      if ((await withTimeout(kv.get(scratchKey))) !== value) throw new Error('KV read returned another value');
+      if ((await withTimeout(kv.get(key))) !== value) throw new Error('KV read returned another value');
     });
     probes.push(write, read);
     const kvOk = write.ok && read.ok;

@@ -1,7 +1,6 @@
 // The runtime-neutral request and response every adapter translates to and from, and the small
 // parsing helpers the adapters share so Express, node:http and Lambda see identical input.
 
-import { randomUUID } from 'node:crypto';
 import { parse } from 'fast-querystring';
 
 /** Repeated parameters (`?a=1&a=2`) arrive as arrays; validation decides whether that is allowed. */
@@ -149,9 +148,17 @@ export function normalizeHeaders(
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
+/**
+ * node:crypto's, taken when a request first needs an id of its own: a Lambda invocation comes with
+ * one (its awsRequestId), and a Lambda start is spared loading node:crypto (see keys.ts's hashKey).
+ */
+let randomUUID: (() => string) | undefined;
+
 /** Keeps a caller's request id for tracing across services unless it could pollute the logs. */
 export function requestIdFor(incoming: string | undefined): string {
-  return incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  if (incoming !== undefined && SANE_REQUEST_ID.test(incoming)) return incoming;
+  randomUUID ??= process.getBuiltinModule('node:crypto').randomUUID;
+  return randomUUID();
 }
 
 /** Splits a request target (`/path?query`, or absolute-form `http://host/path?query`) in two. */
