@@ -58,6 +58,14 @@ interface ColdStart {
 }
 
 /**
+ * Source text of the context Lambda's runtime passes with the `n`th event (n: a JavaScript
+ * expression): the handler takes the invocation's awsRequestId for the request's id, as deployed.
+ */
+function lambdaContext(n: string): string {
+  return `{ awsRequestId: '00000000-0000-4000-8000-' + String(${n}).padStart(12, '0') }`;
+}
+
+/**
  * Imports the bundle in a fresh process and answers one event; times from inside that process.
  * `inLambda` false leaves AWS_LAMBDA_FUNCTION_NAME unset: the import then loads the modules alone,
  * the snapshot waiting for the first event.
@@ -68,7 +76,7 @@ function coldStart(bundle: string, inLambda = true): Promise<ColdStart> {
     const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
     const t1 = performance.now();
     const r = await handler({ version: '2.0', rawPath: '/api/locations', rawQueryString: 'zip=60601', headers: { 'x-api-key': 'bench-key' },
-      requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
+      requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false }, ${lambdaContext('0')});
     const t2 = performance.now();
     if (r.statusCode !== 200) throw new Error('status ' + r.statusCode);
     console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1 }));`;
@@ -136,7 +144,8 @@ export function lambdaPeakRss(bundle: string): PeakRss {
     let answered = 0;
     for (let i = 0; i < ${EVENTS}; i++) {
       const r = await handler({ version: '2.0', rawPath: paths[i % paths.length], rawQueryString: 'zip=' + zips[i % zips.length],
-        headers: { 'x-api-key': 'bench-key' }, requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
+        headers: { 'x-api-key': 'bench-key' }, requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false },
+        ${lambdaContext('i')});
       if (r.statusCode === 200) answered++;
     }
     console.log(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, answered }));`;
@@ -186,7 +195,7 @@ export async function footprint(work: string): Promise<void> {
   const event = JSON.stringify({ version: '2.0', rawPath: '/api/locations', rawQueryString: 'zip=60601', headers: { 'x-api-key': 'bench-key' },
     requestContext: { http: { method: 'GET' }, stage: '$default' }, isBase64Encoded: false });
   const lambdaArgs = ['--input-type=module', '-e',
-    `const { handler } = await import(${JSON.stringify(pathToFileURL(build.bundle).href)}); const r = await handler(${event}); if (r.statusCode !== 200) process.exit(1);`];
+    `const { handler } = await import(${JSON.stringify(pathToFileURL(build.bundle).href)}); const r = await handler(${event}, ${lambdaContext('0')}); if (r.statusCode !== 200) process.exit(1);`];
   const lambdaEnv = { PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations-bench' };
   const app = installPackage(work);
   const packageArgs = ['--input-type=module', '-e',
