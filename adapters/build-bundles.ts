@@ -38,9 +38,11 @@ const REQUIRE_BANNER = [
 /**
  * Node's own modules taken with require() rather than imported as ES modules. An ES import of a
  * built-in module makes Node build its ES facade, which reads every export, lazy ones included:
- * `node:fs` then loads `fs/promises` (with readline and the file streams) and `node:crypto` loads
- * Web Crypto, none of which the code uses. A module that imports `{ readFileSync } from 'node:fs'`
- * is bundled as though it required it; a require() reads only what the code then uses.
+ * `node:fs` then loads `fs/promises` (with readline and the file streams), `node:crypto` loads
+ * Web Crypto and `node:http` loads undici (Node's fetch: 11 ms), none of which the code uses. A
+ * module that imports `{ readFileSync } from 'node:fs'`, or `await import('node:http')` as the
+ * AWS SDK's HTTP handler does, is bundled as though it required it; a require() reads only what
+ * the code then uses.
  */
 const builtinsByRequire: Plugin = {
   name: 'builtins-by-require',
@@ -49,7 +51,7 @@ const builtinsByRequire: Plugin = {
     build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // A require() of a built-in module stays as esbuild leaves it: a call of the banner's require.
-      if (args.kind !== 'import-statement' || !builtins.has(name)) return undefined;
+      if ((args.kind !== 'import-statement' && args.kind !== 'dynamic-import') || !builtins.has(name)) return undefined;
       return { path: name, namespace: 'node-builtin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
@@ -112,6 +114,11 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
     plugins: [builtinsByRequire],
     legalComments: 'none',
+    // A package's ES build before its CommonJS one, where it has both and no `exports` to choose:
+    // the AWS SDK's, whose ES modules esbuild can tree-shake and whose credential providers it
+    // then leaves in chunks of their own, loaded only by a process that asks them. Its CommonJS
+    // build is one file a package, all of which a DynamoDB store's first answer compiled.
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
 }

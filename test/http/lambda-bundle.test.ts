@@ -69,10 +69,10 @@ function runBundleLogged(dir: string, events: LambdaEvent[], env: Record<string,
  * Runs a script in a fresh node process, in the bundle's folder, as Lambda runs the bundle
  * (AWS_LAMBDA_FUNCTION_NAME set): its standard output, and the signal that ended it if one did.
  */
-function runInLambda(dir: string, script: string, logLevel: string): Promise<{ out: string; signal: NodeJS.Signals | null }> {
+function runInLambda(dir: string, script: string, logLevel: string, env: Record<string, string> = {}): Promise<{ out: string; signal: NodeJS.Signals | null }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     cwd: dir,
-    env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: logLevel, AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' },
+    env: { PATH: process.env.PATH, BUNDLE_URL: pathToFileURL(join(dir, 'index.mjs')).href, API_KEYS, LOG_LEVEL: logLevel, AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -212,6 +212,26 @@ describe('the built Lambda bundle', () => {
     expect(loaded).toEqual(expect.arrayContaining(['NativeModule zlib', 'NativeModule os']));
     const unused = ['crypto', 'internal/crypto/hash', 'internal/crypto/webcrypto', 'internal/fs/promises', 'internal/fs/streams', 'internal/readline/interface'];
     expect(loaded.filter((m) => unused.includes(m.replace(/^NativeModule /, '')))).toEqual([]);
+  }, 60_000);
+
+  it('counts in DynamoDB without loading Node\'s fetch (undici), which its client does not use', async () => {
+    // The AWS SDK's HTTP handler takes node:http with `await import()`: as an ES import, Node's
+    // facade of node:http would load undici (on Node 22 and later; Node 20's node:http has no
+    // fetch in it). The bundle requires it, as it does static imports.
+    const runner = `
+      const { handler } = await import(process.env.BUNDLE_URL);
+      const result = await handler(${JSON.stringify(httpApiEvent(geocode))}, { awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e812345678' });
+      console.log(JSON.stringify({ status: result.statusCode, loaded: process.moduleLoadList }));`;
+    const { out } = await runInLambda(dir, runner, 'silent', {
+      DYNAMODB_TABLE: inject('dynamodbTable'),
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      ...LOCAL_AWS_ENV,
+    });
+    const { status, loaded } = JSON.parse(out) as { status: number; loaded: string[] };
+    expect(status).toBe(200);
+    // It did use the client: node:http (the endpoint is http://) and node:crypto (request signing).
+    expect(loaded).toEqual(expect.arrayContaining(['NativeModule http', 'NativeModule crypto']));
+    expect(loaded.filter((m) => m.includes('undici'))).toEqual([]);
   }, 60_000);
 
   it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {
