@@ -101,10 +101,10 @@ export class KeyRing {
   /**
    * Keys presented and found valid, by their text, so that a key is hashed on its first request
    * rather than on every one: with node:crypto's SHA-256, hashing on every request cost a busy
-   * server about 2 us of CPU a request, some 7% of what an Express server spends on an answer. Only a key whose hash is one
-   * of API_KEYS' enters, so this holds at most as many entries as API_KEYS has keys, and no text
-   * the process's environment does not hold already. Private (`#`): util.inspect and
-   * JSON.stringify do not show it.
+   * server about 2 us of CPU a request, some 7% of what an Express server spends on an answer.
+   * Only a key whose hash is one of API_KEYS' enters, so this holds at most as many entries as
+   * API_KEYS has keys, and no text the process's environment does not hold already. Private
+   * (`#`): util.inspect and JSON.stringify do not show it.
    */
   readonly #found = new Map<string, ApiKeyRecord>();
 
