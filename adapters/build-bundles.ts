@@ -72,8 +72,9 @@ const FILE_BANNER = [
 ].join('\n');
 
 /**
- * The oldest Node the bundles run on: package.json's `engines`, and what deploy/template.yaml's
- * Lambda runtime must run at least (test/deploy-template.test.ts).
+ * The oldest Node major the bundles run on: package.json's `engines` (22.12, for require() of an
+ * ES module), and what deploy/template.yaml's Lambda runtime must run at least
+ * (test/deploy-template.test.ts).
  */
 export const NODE_TARGET_MAJOR = 22;
 
