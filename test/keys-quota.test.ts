@@ -116,6 +116,8 @@ describe('KeyRing', () => {
     const configured = ['k_alpha', 'k_beta', 'k_gamma=='];
     const records = parseApiKeys(configured.map((k, i) => `${k}:${['basic', 'pro', 'enterprise'][i]}`).join(','));
     const byHash = new Map(records.map((r) => [r.id, r]));
+    // The oracle's index must itself hold node:crypto's digests, or a wrong hash would pass unseen.
+    expect(records.map((r) => r.id)).toEqual(configured.map((k) => createHash('sha256').update(k).digest('hex')));
     const presented = fc.oneof(
       fc.constantFrom(...configured),
       fc.constantFrom(...configured).map((k) => `${k} `),
@@ -130,6 +132,16 @@ describe('KeyRing', () => {
           const expected = text === '' ? null : (byHash.get(createHash('sha256').update(text).digest('hex')) ?? null);
           expect(keys.lookup(text)).toBe(expected);
         }
+      }),
+    );
+  });
+  it('knows any key, whatever its characters, by the SHA-256 node:crypto gives its UTF-8 bytes', () => {
+    // Keys are hashed in JavaScript (@noble/hashes): node:crypto is the independent oracle.
+    const key = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }).filter((k) => k.trim() === k && !/[,:=]/.test(k));
+    fc.assert(
+      fc.property(key, (k) => {
+        const [record] = parseApiKeys(`${k}:basic`);
+        expect(record.id).toBe(createHash('sha256').update(k, 'utf8').digest('hex'));
       }),
     );
   });
