@@ -59,16 +59,22 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
     if (!isDynamoDbTable(table)) throw new Error(DYNAMODB_TABLE_FORMAT);
     if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(DYNAMODB_ENDPOINT_FORMAT);
     const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
-    // Node finds the CommonJS package's names; a bundle (the Lambda build) puts them under `default`.
-    const names = 'DynamoDBClient' in sdk ? sdk : (sdk as { default: typeof sdk }).default;
-    return new DynamoDbKvStore(names, table, { endpoint, timeoutMs: options.timeoutMs });
+    return new DynamoDbKvStore(namesOf(sdk, 'DynamoDBClient'), table, { endpoint, timeoutMs: options.timeoutMs });
   }
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.
   if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);
-  const [{ RedisKvStore }, { Redis }] = await Promise.all([import('./redis.js'), import('ioredis')]);
-  const store = new RedisKvStore(Redis, url, options);
+  const [{ RedisKvStore }, ioredis] = await Promise.all([import('./redis.js'), import('ioredis')]);
+  const store = new RedisKvStore(namesOf(ioredis, 'Redis').Redis, url, options);
   // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
   await store.verify();
   return store;
+}
+
+/**
+ * A CommonJS package's names, from its dynamic import: Node finds them on the module's namespace; a
+ * bundle that carries the package (the Lambda build) gives its `module.exports` as `default` alone.
+ */
+function namesOf<T extends object>(imported: T, name: keyof T & string): T {
+  return name in imported ? imported : (imported as { default: T }).default;
 }

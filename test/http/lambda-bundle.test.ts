@@ -19,8 +19,8 @@ import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
 
 /**
  * Imports the bundle, answers each event of the JSON array on stdin, writes the results to the file
- * RESULTS_FILE names (stdout and stderr are the function's log). With MOVE_SNAPSHOT_AFTER_IMPORT, the snapshot file is
- * moved away between the import and the first event.
+ * RESULTS_FILE names (stdout and stderr are the function's log), and exits. With MOVE_SNAPSHOT_AFTER_IMPORT, the
+ * snapshot file is moved away between the import and the first event.
  */
 const RUNNER = `
 const { handler } = await import(process.env.BUNDLE_URL);
@@ -30,6 +30,8 @@ for await (const chunk of process.stdin) input += chunk;
 const results = [];
 for (const event of JSON.parse(input)) results.push(await handler(event));
 (await import('node:fs')).writeFileSync(process.env.RESULTS_FILE, JSON.stringify(results));
+// A Redis store's connection would keep the process alive.
+process.exit(0);
 `;
 
 function runBundle(dir: string, events: LambdaEvent[], env: Record<string, string> = {}): Promise<LambdaResult[]> {
@@ -288,18 +290,20 @@ describe('the built Lambda bundle', () => {
     expect([second.status, second.body]).toEqual([200, expected.body]);
   }, 60_000);
 
-  it('counts its quota in DynamoDB when DYNAMODB_TABLE is set, the client loaded from the bundle alone', async () => {
+  it.each([
+    ['DynamoDB when DYNAMODB_TABLE is set', () => ({ DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint') })],
+    ['Redis when REDIS_URL is set', () => ({ REDIS_URL: inject('redisUrl') })],
+  ])('counts its quota in %s, the client loaded from the bundle alone', async (_store, storeEnv) => {
     const key = `lambda-${randomUUID()}`;
     const [first, second] = await runBundle(dir, [httpApiEvent({ ...geocode, headers: { 'x-api-key': key } }), httpApiEvent({ ...geocode, headers: { 'x-api-key': key } })], {
       API_KEYS: `${key}:basic:1`,
-      DYNAMODB_TABLE: inject('dynamodbTable'),
-      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      ...storeEnv(),
       ...LOCAL_AWS_ENV,
     });
     expect([replyOf(first).status, replyOf(second).status]).toEqual([200, 429]);
-    // The count is in the table, where another container (here: this test) finds it.
+    // The count is in the store, where another container (here: this test) finds it.
     useLocalAwsCredentials();
-    const kv = await createKvStore({ DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint') });
+    const kv = await createKvStore(storeEnv());
     try {
       expect(await kv.get(`quota:${createHash('sha256').update(key).digest('hex')}:${new Date().toISOString().slice(0, 7)}`)).toBe('1');
     } finally {
