@@ -36,7 +36,7 @@ export async function buildLambda(
   // shared chunk in chunks/: engine/package-files.ts, which finds the snapshot and the assets beside
   // the code that runs, must stay imported by the start's code alone.
   await bundleForNode({
-    entryPoints: { index: codeFile('adapters/lambda') },
+    entryPoints: { index: codeFile('adapters/lambda-function') },
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',

@@ -72,10 +72,10 @@ function bundledSnapshot(): string | undefined {
 /**
  * One engine, KV connection and core per container, reused by every invocation. Inside Lambda
  * (AWS_LAMBDA_FUNCTION_NAME is set) the start begins as the module loads, in the container's init
- * phase, so provisioned or pre-warmed containers answer their first request from memory; anywhere
- * else (a test, a script importing this module for createLambdaHandler) on the first invocation.
+ * phase; anywhere else (a test, a script importing this module for createLambdaHandler) on the first
+ * invocation. `ready` settles when the start begun at load has ended, either way.
  */
-function containerTarget(): () => Promise<LambdaTarget> {
+function containerTarget(): { get: () => Promise<LambdaTarget>; ready: Promise<void> } {
   let target: Promise<LambdaTarget> | undefined;
   const start = async (): Promise<LambdaTarget> => {
     const config = readConfig(process.env, 'lambda');
@@ -89,8 +89,21 @@ function containerTarget(): () => Promise<LambdaTarget> {
       throw err;
     }));
   // Its failure is the first invocation's to log and answer, not an unhandled rejection during init.
-  if (process.env.AWS_LAMBDA_FUNCTION_NAME) get().catch(() => {});
-  return get;
+  const ready = process.env.AWS_LAMBDA_FUNCTION_NAME ? get().then(() => {}, () => {}) : Promise.resolve();
+  return { get, ready };
 }
 
-export const handler = createLambdaHandler(containerTarget());
+const container = containerTarget();
+
+export const handler = createLambdaHandler(container.get);
+
+/**
+ * Settles when the container's start, begun as this module loads inside Lambda, has ended: its
+ * snapshot loaded and its store's client made (for Redis, connected). It never rejects: a failed
+ * start is the first invocation's to log and answer. Outside Lambda it is settled at once. The start
+ * goes on past the module's load (a store's client is loaded with a dynamic import); an ES module
+ * entry that awaits this at its top level (`await ready`) ends Lambda's init phase with the service
+ * ready, so that a provisioned container answers its first request from memory. The Lambda folder's
+ * entry (lambda-function.ts) does.
+ */
+export const ready: Promise<void> = container.ready;

@@ -263,11 +263,16 @@ describe('installed with scripts off into an empty project', () => {
     expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(JSON.stringify(createEngine({ dataDir: own }).search({ zip: '75201' })));
   });
 
-  it('answers an API Gateway event from a function that re-exports carrier-locations/lambda, deployed with its node_modules', async () => {
-    writeFileSync(join(app, 'index.mjs'), "export { handler } from 'carrier-locations/lambda';\n");
+  it.each([
+    ['re-exports carrier-locations/lambda', "export { handler } from 'carrier-locations/lambda';\n"],
+    // docs/deploy.md's entry, which awaits the start: as Lambda runs it, its start begins at the import.
+    ['awaits its start as docs/deploy.md shows', /```js\n([^`]*carrier-locations\/lambda[^`]*)```/.exec(readFileSync(join(repo, 'docs', 'deploy.md'), 'utf8'))![1]!],
+  ])('answers an API Gateway event from a function that %s, deployed with its node_modules', async (_entry, code) => {
+    writeFileSync(join(app, 'index.mjs'), code);
     const event = join(repo, 'test', 'fixtures', 'lambda-events', 'function-url.json');
     const invoke = `import { readFileSync } from 'node:fs'; import { handler } from './index.mjs'; process.stdout.write(JSON.stringify(await handler(JSON.parse(readFileSync(${JSON.stringify(event)}, 'utf8')))));`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke], { cwd: app, env: { ...process.env, API_KEYS: 'test-key-pro:pro', LOG_LEVEL: 'silent' } });
+    const env = { ...process.env, API_KEYS: 'test-key-pro:pro', LOG_LEVEL: 'silent', AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations' };
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke], { cwd: app, env });
     const result = JSON.parse(stdout);
     expect(result.statusCode).toBe(200);
     expect(result.body).toBe(JSON.stringify(createEngine().whichCarriers({ city: 'st louis', state: 'MO' })));

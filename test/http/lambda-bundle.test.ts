@@ -153,6 +153,20 @@ describe('the built Lambda bundle', () => {
     expect(outside.log).toMatch(/could not start: .*snapshot/);
   }, 60_000);
 
+  it('inside Lambda ends its import with the start done, the store\'s client included: its Redis connection is open before anything else runs', async () => {
+    // The store's client comes with a dynamic import and Redis's connection with I/O, both after
+    // the start's first wait: a container frozen once its import ended (provisioned concurrency)
+    // would make them on its first request. Read synchronously, right after the import.
+    const runner = `
+      const { handler } = await import(process.env.BUNDLE_URL);
+      const sockets = process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+      const result = await handler(${JSON.stringify(httpApiEvent(geocode))}, { awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e812345678' });
+      console.log(JSON.stringify({ sockets, status: result.statusCode }));
+      process.exit(0);`;
+    const { out } = await runInLambda(dir, runner, 'silent', { REDIS_URL: inject('redisUrl') });
+    expect(JSON.parse(out)).toEqual({ sockets: 1, status: 200 });
+  }, 60_000);
+
   it('reads its tables as queries first use them: a table damaged on disk fails those queries with a 500, named in the log, and the others are answered', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-damaged-'));
     try {
