@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
+import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 
 /** Where the bundle goes by default, and where deploy/template.yaml takes the function's code from. */
 export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');
@@ -15,6 +16,8 @@ export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');
 export interface LambdaBuild {
   outDir: string;
   bundle: string;
+  /** The snapshot in the folder: FOLDER_SNAPSHOT, or FOLDER_SAMPLE when the build was given none. */
+  snapshot: string;
   bundleBytes: number;
   snapshotBytes: number;
 }
@@ -23,7 +26,8 @@ export async function buildLambda(
   options: { outDir?: string; snapshot?: string } = {},
 ): Promise<LambdaBuild> {
   const outDir = options.outDir ?? LAMBDA_OUT_DIR;
-  const snapshot = options.snapshot ?? process.env.SNAPSHOT_PATH ?? DEFAULT_SNAPSHOT;
+  const own = options.snapshot ?? process.env.SNAPSHOT_PATH;
+  const snapshot = own ?? DEFAULT_SNAPSHOT;
   if (!existsSync(snapshot)) throw new Error(`no snapshot at ${snapshot}: run \`npm run data:build\` first`);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
@@ -43,12 +47,14 @@ export async function buildLambda(
     minify: true,
     fileGlobals: true,
   });
-  copyFileSync(snapshot, join(outDir, 'snapshot.bin'));
+  // Named by what it is: the function serves the sample's as the sample (lambda-folder.ts).
+  const snapshotFile = join(outDir, own ? FOLDER_SNAPSHOT : FOLDER_SAMPLE);
+  copyFileSync(snapshot, snapshotFile);
   const docs = swaggerUiDir();
   if (docs) for (const name of DOCS_ASSETS) copyFileSync(join(docs, name), join(outDir, 'swagger-ui', name));
   // The /map page's assets, when this package's build made them (`npm run build`).
   if (existsSync(join(MAP_ASSETS_DIR, 'map.js'))) cpSync(MAP_ASSETS_DIR, join(outDir, 'map'), { recursive: true });
-  return { outDir, bundle, bundleBytes: statSync(bundle).size, snapshotBytes: statSync(snapshot).size };
+  return { outDir, bundle, snapshot: snapshotFile, bundleBytes: statSync(bundle).size, snapshotBytes: statSync(snapshot).size };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -10,6 +10,7 @@ import { errorResponse } from './http/errors.js';
 import type { HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
 import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 import { startService } from './startup.js';
 
 export type { LambdaEvent, LambdaResult } from './lambda-events.js';
@@ -63,10 +64,17 @@ function plainResult({ status, headers, body }: HttpResponse): LambdaResult {
   return { statusCode: status, headers, body };
 }
 
-/** The copy `npm run build:lambda` puts beside the bundle (dist/lambda/snapshot.bin); none when run from source. */
-function bundledSnapshot(): string | undefined {
-  const beside = besideCode('./snapshot.bin');
-  return existsSync(beside) ? beside : undefined;
+/**
+ * The snapshot `npm run build:lambda` put beside the bundle, by what it is (lambda-folder.ts): the
+ * operator's own, or the sample's; none when run from source or from the package.
+ */
+function bundledSnapshots(): { defaultSnapshot?: string | undefined; sampleSnapshot?: string | undefined } {
+  const beside = (file: string) => {
+    const path = besideCode(`./${file}`);
+    return existsSync(path) ? path : undefined;
+  };
+  const own = beside(FOLDER_SNAPSHOT);
+  return own ? { defaultSnapshot: own } : { sampleSnapshot: beside(FOLDER_SAMPLE) };
 }
 
 /**
@@ -79,7 +87,7 @@ function containerTarget(): { get: () => Promise<LambdaTarget>; ready: Promise<v
   let target: Promise<LambdaTarget> | undefined;
   const start = async (): Promise<LambdaTarget> => {
     const config = readConfig(process.env, 'lambda');
-    const service = await startService(config, { runtime: 'lambda', defaultSnapshot: bundledSnapshot() });
+    const service = await startService(config, { runtime: 'lambda', ...bundledSnapshots() });
     return { core: service.core, basePath: config.basePath };
   };
   const get = () =>

@@ -17,13 +17,21 @@ import { KvConfigError, type KvStore } from './kv/store.js';
 const SAMPLE_IN_PRODUCTION =
   'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
   'the bundled sample is synthetic and is served only outside production';
+const SAMPLE_IN_PRODUCTION_LAMBDA =
+  "NODE_ENV=production needs your own data: build the function's folder with your snapshot (SNAPSHOT_PATH=my-carriers.snapshot npm run build:lambda), " +
+  'or set SNAPSHOT_PATH to a snapshot file the function carries; the bundled sample is synthetic and is served only outside production';
 const SAMPLE = 'the bundled sample: synthetic carrier networks on real geography (SNAPSHOT_PATH or DATA_DIR serves your own)';
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
   runtime?: Runtime | undefined;
-  /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set (Lambda: the snapshot beside the bundle); default the engine's. */
+  /** Loaded when neither SNAPSHOT_PATH nor DATA_DIR is set, as the operator's own data (Lambda: the folder's snapshot.bin). */
   defaultSnapshot?: string | undefined;
+  /**
+   * The sample's snapshot, where it is not the engine's own (the Lambda folder's sample.snapshot):
+   * loaded when no data of one's own is, and served as the sample (refused in production).
+   */
+  sampleSnapshot?: string | undefined;
   /** Compiles DATA_DIR: given by the runtimes that serve a dataset directory (the build's code stays out of the others). */
   compile?: Compile | undefined;
   /** The store, made by the caller (a cluster worker's, which asks the primary); default the one the configuration names. */
@@ -56,11 +64,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
-  if (!source && config.production) throw new ConfigError(SAMPLE_IN_PRODUCTION);
+  if (!source && config.production) throw new ConfigError(options.runtime === 'lambda' ? SAMPLE_IN_PRODUCTION_LAMBDA : SAMPLE_IN_PRODUCTION);
   // A server reads and checks the whole snapshot before it answers (or swaps in a reload): a damaged
   // file fails the start, not a query. A Lambda instance reads each table when a query first needs it:
   // its cold start is part of its first answer's latency.
-  const load = () => loadEngine(config, options.compile, options.defaultSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
+  const load = () => loadEngine(config, options.compile, options.defaultSnapshot ?? options.sampleSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source || SAMPLE }, 'loading data');
   const engine = load();

@@ -167,9 +167,11 @@ export const ENVIRONMENT = {
     description: 'origins a browser page may call the API from, comma-separated (`https://app.example.com`), or `*`; preflights need no key',
   },
   NODE_ENV: {
-    scope: 'server',
+    scope: 'all',
     unset: 'not production',
-    description: '`production` (in any case) refuses to start without `API_KEYS`, or without `SNAPSHOT_PATH` or `DATA_DIR`',
+    description:
+      '`production` (in any case) refuses to start without `API_KEYS`, or on the bundled sample: without `SNAPSHOT_PATH` or `DATA_DIR` ' +
+      '(on Lambda, with a folder `npm run build:lambda` made without a snapshot of your own)',
   },
   WORKERS: {
     scope: 'server',

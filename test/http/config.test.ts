@@ -104,13 +104,15 @@ describe('readConfig', () => {
   });
 
   it('on Lambda ignores what only a server reads, and refuses what a Lambda cannot do', () => {
-    const serverOnly = { PORT: 'abc', SERVER: 'koa', NODE_ENV: 'production', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_CLIENT: '0', HEADERS_TIMEOUT_MS: '60000' };
+    const serverOnly = { PORT: 'abc', SERVER: 'koa', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_CLIENT: '0', HEADERS_TIMEOUT_MS: '60000' };
     expect(readConfig({ ...serverOnly, API_KEYS: 'k:pro', SNAPSHOT_PATH: '/var/task/my.snapshot' }, 'lambda')).toMatchObject({
       apiKeys: 'k:pro',
       snapshotPath: '/var/task/my.snapshot',
       port: 3000,
       production: false,
     });
+    // NODE_ENV is read on Lambda too: in production a function does not serve the bundled sample.
+    expect(readConfig({ NODE_ENV: 'production' }, 'lambda').production).toBe(true);
     expect(() => readConfig({ DATA_DIR: 'my-carriers' }, 'lambda')).toThrow(
       /^DATA_DIR is not read on Lambda: compile the folder with `carrier-locations build <dir> --out <file>` and ship that file with SNAPSHOT_PATH$/,
     );

@@ -5,10 +5,11 @@ import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildLambda } from '../../adapters/build-lambda.js';
+import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
 import { createExpressApp } from '../../adapters/express.js';
 import type { LambdaEvent, LambdaResult } from '../../adapters/lambda.js';
 import { apiCases, type ApiRequest } from './cases.js';
@@ -19,12 +20,12 @@ import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
 
 /**
  * Imports the bundle, answers each event of the JSON array on stdin, writes the results to the file
- * RESULTS_FILE names (stdout and stderr are the function's log), and exits. With MOVE_SNAPSHOT_AFTER_IMPORT, the
- * snapshot file is moved away between the import and the first event.
+ * RESULTS_FILE names (stdout and stderr are the function's log), and exits. MOVE_SNAPSHOT_AFTER_IMPORT names a
+ * snapshot file of the folder to move away between the import and the first event.
  */
 const RUNNER = `
 const { handler } = await import(process.env.BUNDLE_URL);
-if (process.env.MOVE_SNAPSHOT_AFTER_IMPORT) (await import('node:fs')).renameSync('snapshot.bin', 'snapshot.moved');
+if (process.env.MOVE_SNAPSHOT_AFTER_IMPORT) (await import('node:fs')).renameSync(process.env.MOVE_SNAPSHOT_AFTER_IMPORT, 'snapshot.moved');
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const results = [];
@@ -84,10 +85,12 @@ function runInLambda(dir: string, script: string, logLevel: string, env: Record<
 
 describe('the built Lambda bundle', () => {
   let dir: string;
+  /** The folder's snapshot file: built without one of its own, the sample's. */
+  let snapshotFile: string;
   beforeAll(async () => {
     // Under the OS temp folder: no node_modules in any parent, so a missed dependency fails here.
     dir = mkdtempSync(join(tmpdir(), 'carrier-lambda-'));
-    await buildLambda({ outDir: dir });
+    snapshotFile = basename((await buildLambda({ outDir: dir })).snapshot);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -140,7 +143,7 @@ describe('the built Lambda bundle', () => {
       const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-init-'));
       try {
         cpSync(dir, copy, { recursive: true });
-        const { results, log } = await runBundleLogged(copy, [httpApiEvent(geocode)], { MOVE_SNAPSHOT_AFTER_IMPORT: '1', ...env });
+        const { results, log } = await runBundleLogged(copy, [httpApiEvent(geocode)], { MOVE_SNAPSHOT_AFTER_IMPORT: snapshotFile, ...env });
         return { status: replyOf(results[0]).status, log };
       } finally {
         rmSync(copy, { recursive: true, force: true });
@@ -167,12 +170,42 @@ describe('the built Lambda bundle', () => {
     expect(JSON.parse(out)).toEqual({ sockets: 1, status: 200 });
   }, 60_000);
 
+  it('built without a snapshot of its own, serves the sample and says so in its log and health report; refuses it with NODE_ENV=production', async () => {
+    expect(snapshotFile).toBe('sample.snapshot');
+    const health = httpApiEvent({ method: 'GET', path: '/api/health' });
+    const { results, log } = await runBundleLogged(dir, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', LOG_LEVEL: 'info' });
+    expect(JSON.parse(replyOf(results[0]).body).data).toMatchObject({ source: 'sample', name: 'sample' });
+    expect(replyOf(results[1]).status).toBe(200);
+    expect(log).toContain('"data":"the bundled sample: synthetic carrier networks on real geography');
+    // The deploy template sets NODE_ENV=production: the sample's invented carriers are not served.
+    const production = await runBundleLogged(dir, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' });
+    expect(production.results.map((r) => replyOf(r).status)).toEqual([500, 500]);
+    expect(production.log).toContain(
+      "could not start: NODE_ENV=production needs your own data: build the function's folder with your snapshot (SNAPSHOT_PATH=my-carriers.snapshot npm run build:lambda)",
+    );
+  }, 60_000);
+
+  it('built with a snapshot of its own, serves it in production, named in its health report', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'carrier-lambda-own-'));
+    try {
+      // The sample's file, named as one's own: what the build was given is what the function serves.
+      const build = await buildLambda({ outDir: own, snapshot: DEFAULT_SNAPSHOT });
+      expect(basename(build.snapshot)).toBe('snapshot.bin');
+      const health = httpApiEvent({ method: 'GET', path: '/api/health' });
+      const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
+      expect(JSON.parse(report.body).data).toMatchObject({ source: 'snapshot', name: 'snapshot.bin' });
+      expect(answer.status).toBe(200);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('reads its tables as queries first use them: a table damaged on disk fails those queries with a 500, named in the log, and the others are answered', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-damaged-'));
     try {
       cpSync(dir, copy, { recursive: true });
       // One byte of the locations' latitudes, which a search reads and a geocode does not.
-      const file = join(copy, 'snapshot.bin');
+      const file = join(copy, snapshotFile);
       const bytes = readFileSync(file);
       const manifestLength = bytes.readUInt32LE(12);
       const sectionsStart = 32 + Math.ceil(manifestLength / 8) * 8;
