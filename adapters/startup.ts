@@ -7,6 +7,7 @@ import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
+import { namesOf } from './commonjs-names.js';
 import { createApp, type App } from './http/app.js';
 import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
 import { ReloadStatus, type DataInfo } from './http/health.js';
@@ -137,7 +138,7 @@ export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'
   if (config.logFormat === 'json') return pino({ level: config.logLevel }, logDestination(writes));
   let pretty: typeof import('pino-pretty').build;
   try {
-    pretty = (await import('pino-pretty')).build;
+    pretty = namesOf(await import('pino-pretty'), 'build').build;
   } catch {
     throw new ConfigError('LOG_FORMAT=pretty needs the pino-pretty package (npm install pino-pretty)');
   }

@@ -1,3 +1,4 @@
+import { namesOf } from '../commonjs-names.js';
 import { MemoryKvStore } from './memory.js';
 import type { KvStore, RedisKvOptions } from './store.js';
 
@@ -69,12 +70,4 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
   // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
   await store.verify();
   return store;
-}
-
-/**
- * A CommonJS package's names, from its dynamic import: Node finds them on the module's namespace; a
- * bundle that carries the package (the Lambda build) gives its `module.exports` as `default` alone.
- */
-function namesOf<T extends object>(imported: T, name: keyof T & string): T {
-  return name in imported ? imported : (imported as { default: T }).default;
 }

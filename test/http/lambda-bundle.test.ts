@@ -283,6 +283,14 @@ describe('the built Lambda bundle', () => {
     expect(loaded.filter((m) => m.includes('undici'))).toEqual([]);
   }, 60_000);
 
+  it('writes pino-pretty lines with LOG_FORMAT=pretty, from the chunk it carries', async () => {
+    const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], { LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
+    expect(replyOf(results[0]).status).toBe(200);
+    // pino-pretty's form: a time, the level and the message on one line, then a field per line.
+    expect(log).toMatch(/^\[[\d:.]+\] INFO \(\d+\): request\n {4}requestId: "[^"]+"\n/m);
+    expect(log).not.toContain('"msg":"request"');
+  }, 60_000);
+
   it('reads BASE_PATH and LOG_LEVEL, ignores what only a server reads, and says what to do with DATA_DIR', async () => {
     const [behindMapping] = await runBundle(dir, [httpApiEvent(geocode, { basePath: '/carriers', defaultRoute: true })], {
       BASE_PATH: '/carriers',
