@@ -8,7 +8,7 @@ import { RedisKvStore } from '../adapters/kv/redis.js';
 import * as dynamoDbSdk from '@aws-sdk/client-dynamodb';
 import { DynamoDbKvStore } from '../adapters/kv/dynamodb.js';
 import { createKvStore } from '../adapters/kv/create.js';
-import { KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
+import { KvConfigError, KvUnavailableError, type KvStore } from '../adapters/kv/store.js';
 import { freePort, startRedis, type RedisServer } from './support/redis.js';
 import { useLocalAwsCredentials } from './support/dynalite.js';
 
@@ -192,6 +192,15 @@ describe('createKvStore', () => {
     expect(await b.get(k)).toBe('from a');
     expect(await a.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(1);
     expect(await b.countUpTo(`${k}:n`, NO_LIMIT, nowSeconds() + 60)).toBe(2);
+  });
+
+  it('refuses, as a start error naming the setting, a table DynamoDB does not have; a DynamoDB that is down is an outage: the store is made', async () => {
+    const missing = createKvStore({ DYNAMODB_TABLE: `no-such-table-${randomUUID()}`, DYNAMODB_ENDPOINT: dynamodb.endpoint });
+    await expect(missing).rejects.toBeInstanceOf(KvConfigError);
+    await expect(missing).rejects.toThrow(/^DYNAMODB_TABLE: DynamoDB has no table "no-such-table-[\w-]+" in us-east-1 \(create it/);
+    // Nothing listens on this port: the first request fails at once, and the store is still made.
+    const down = track(await createKvStore({ DYNAMODB_TABLE: dynamodb.table, DYNAMODB_ENDPOINT: `http://127.0.0.1:${await freePort()}` }));
+    await expectUnavailable(down.get('test:kv:down'));
   });
 
   it('refuses a table name or endpoint DynamoDB would not take, and two stores at once', async () => {

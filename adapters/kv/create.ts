@@ -49,7 +49,8 @@ export interface KvStoreEnv {
  * otherwise a per-process memory store. The client (ioredis, `@aws-sdk/client-dynamodb`) is
  * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
  * without it never loads it, and need not install it (with a bundler: mark it external).
- * A Redis that refuses the URL's password, user or database rejects with KvConfigError.
+ * A Redis that refuses the URL's password, user or database rejects with KvConfigError, and so does
+ * a DynamoDB that has no such table or refuses the credentials.
  */
 export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
@@ -60,7 +61,10 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
     if (!isDynamoDbTable(table)) throw new Error(DYNAMODB_TABLE_FORMAT);
     if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(DYNAMODB_ENDPOINT_FORMAT);
     const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
-    return new DynamoDbKvStore(namesOf(sdk, 'DynamoDBClient'), table, { endpoint, timeoutMs: options.timeoutMs });
+    const store = new DynamoDbKvStore(namesOf(sdk, 'DynamoDBClient'), table, { endpoint, timeoutMs: options.timeoutMs });
+    // Rejects with KvConfigError when DynamoDB's answer says a setting is wrong; an outage starts anyway.
+    await store.verify();
+    return store;
   }
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.

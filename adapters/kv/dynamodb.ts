@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { answerWithin } from './deadline.js';
-import { assertTtl, KvUnavailableError, type DynamoDbKvOptions, type KvStore } from './store.js';
+import { assertTtl, KvConfigError, KvUnavailableError, type DynamoDbKvOptions, type KvStore } from './store.js';
 
 /** What the store needs of `@aws-sdk/client-dynamodb`, imported by the caller: only a process that uses DynamoDB loads it. */
 export type DynamoDbSdk = Pick<typeof import('@aws-sdk/client-dynamodb'), 'DynamoDBClient' | 'GetItemCommand' | 'UpdateItemCommand'>;
@@ -10,6 +10,20 @@ export type DynamoDbSdk = Pick<typeof import('@aws-sdk/client-dynamodb'), 'Dynam
 // `text` a value set with `set`, `expiresAt` the epoch second the table's TTL deletes it after.
 // TTL deletes within days, not at once: every read and count treats an item past `expiresAt` as gone.
 const COUNTER = 'calls';
+
+/** The key `verify` reads: no count or value is ever stored under it. */
+const VERIFY_KEY = 'verify:start';
+
+/**
+ * DynamoDB's answers that say a setting is wrong, which no retry mends: the message names it and
+ * what to do. `where` is the table and its region.
+ */
+const SETTINGS_REFUSED: Record<string, (where: string) => string> = {
+  ResourceNotFoundException: (where) => `DYNAMODB_TABLE: DynamoDB has no table ${where} (create it, as deploy/template.yaml does, or correct the name or the region)`,
+  AccessDeniedException: (where) => `DYNAMODB_TABLE: these AWS credentials may not read the table ${where} (allow dynamodb:GetItem and dynamodb:UpdateItem on it)`,
+  UnrecognizedClientException: () => 'DYNAMODB_TABLE: DynamoDB does not know these AWS credentials (UnrecognizedClientException)',
+  InvalidSignatureException: () => "DYNAMODB_TABLE: DynamoDB refused these AWS credentials' signature (InvalidSignatureException): check the secret key",
+};
 
 // The count: one conditional UpdateItem, atomic on DynamoDB's side, so the quota is exact across
 // every process and container sharing the table. A live counter below the limit (or none) gets
@@ -73,6 +87,27 @@ export class DynamoDbKvStore implements KvStore {
         requestTimeout: options.lateAnswerMs ?? 10_000,
       },
     });
+  }
+
+  /**
+   * The store's first request, made as the service starts: a read of one key. Rejects with
+   * KvConfigError (and closes the store) when DynamoDB's answer says a setting is wrong (no such
+   * table, credentials it refuses or that may not read the table), which no retry would mend. A
+   * DynamoDB that does not answer within the timeout is an outage, not a setting: the store stays.
+   * The read also opens the connection and readies the client's signing, which a Lambda container
+   * then does in its init phase rather than on its first request.
+   */
+  async verify(): Promise<void> {
+    try {
+      await this.get(VERIFY_KEY);
+    } catch (err) {
+      const refused = SETTINGS_REFUSED[((err as Error).cause as Error | undefined)?.name ?? ''];
+      if (refused === undefined) return;
+      const region = await this.client.config.region().catch(() => 'the configured region');
+      this.closed = true;
+      this.client.destroy();
+      throw new KvConfigError(refused(`"${this.table}" in ${region}`));
+    }
   }
 
   async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {

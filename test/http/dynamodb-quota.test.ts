@@ -1,6 +1,7 @@
 // Quotas in DynamoDB (dynalite, a real implementation of its API, on loopback): exact across two
 // servers sharing the table, a new month starting from zero, a clear 503 that spends nothing while
-// the store is gone or stalled, and the same servers recovering once it is back.
+// the store is gone or stalled, the same servers recovering once it is back, and a table DynamoDB
+// does not have refused at the start.
 
 import { createHash, randomUUID } from 'node:crypto';
 import * as dynamoDbSdk from '@aws-sdk/client-dynamodb';
@@ -11,7 +12,8 @@ import { PLANS, type ApiKeyRecord } from '../../adapters/http/keys.js';
 import { consumeQuota } from '../../adapters/http/quota.js';
 import { createKvStore } from '../../adapters/kv/create.js';
 import { DynamoDbKvStore } from '../../adapters/kv/dynamodb.js';
-import { createQuotaTable, startDynalite, useLocalAwsCredentials, type DynaliteServer } from '../support/dynalite.js';
+import { createQuotaTable, LOCAL_AWS_ENV, startDynalite, useLocalAwsCredentials, type DynaliteServer } from '../support/dynalite.js';
+import { spawnServer } from '../support/server-process.js';
 import { createTestApp, KEYS, loopbackServers } from './fixtures.js';
 
 useLocalAwsCredentials();
@@ -166,3 +168,15 @@ async function rawItem(endpoint: string, table: string, pk: string): Promise<{ c
     client.destroy();
   }
 }
+
+describe('settings DynamoDB refuses stop the start', () => {
+  it('a table it does not have: exit 1 and one line on stderr, naming the setting, the table and its region', async () => {
+    const table = `no-such-table-${randomUUID()}`;
+    const proc = spawnServer({ PORT: '0', LOG_LEVEL: 'info', API_KEYS: 'k1:pro', ...LOCAL_AWS_ENV, DYNAMODB_TABLE: table, DYNAMODB_ENDPOINT: shared.DYNAMODB_ENDPOINT });
+    expect(await proc.exited).toBe(1);
+    const stderr = proc.output().split('\n').filter((line) => line.startsWith('error:'));
+    expect(stderr).toEqual([
+      `error: DYNAMODB_TABLE: DynamoDB has no table "${table}" in us-east-1 (create it, as deploy/template.yaml does, or correct the name or the region)`,
+    ]);
+  });
+});

@@ -156,18 +156,35 @@ describe('the built Lambda bundle', () => {
     expect(outside.log).toMatch(/could not start: .*snapshot/);
   }, 60_000);
 
-  it('inside Lambda ends its import with the start done, the store\'s client included: its Redis connection is open before anything else runs', async () => {
-    // The store's client comes with a dynamic import and Redis's connection with I/O, both after
-    // the start's first wait: a container frozen once its import ended (provisioned concurrency)
-    // would make them on its first request. Read synchronously, right after the import.
+  it.each([
+    // ioredis's socket, open and referenced.
+    ['Redis', () => ({ REDIS_URL: inject('redisUrl') }), { sockets: 1 }],
+    // The SDK's first request (the store's check of its table): it loads node:http for it, and
+    // keeps the connection in its agent's pool, where it is not counted as active.
+    ['DynamoDB', () => ({ DYNAMODB_TABLE: inject('dynamodbTable'), DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), ...LOCAL_AWS_ENV }), { http: true }],
+  ])('inside Lambda ends its import with the start done, the store\'s client included: %s is reached before anything else runs', async (_store, storeEnv, expected) => {
+    // The store's client comes with a dynamic import and its connection with I/O, both after the
+    // start's first wait: a container frozen once its import ended (provisioned concurrency) would
+    // make them on its first request. Read synchronously, right after the import.
     const runner = `
       const { handler } = await import(process.env.BUNDLE_URL);
       const sockets = process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+      const http = process.moduleLoadList.includes('NativeModule http');
       const result = await handler(${JSON.stringify(httpApiEvent(geocode))}, { awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e812345678' });
-      console.log(JSON.stringify({ sockets, status: result.statusCode }));
+      console.log(JSON.stringify({ sockets, http, status: result.statusCode }));
       process.exit(0);`;
-    const { out } = await runInLambda(dir, runner, 'silent', { REDIS_URL: inject('redisUrl') });
-    expect(JSON.parse(out)).toEqual({ sockets: 1, status: 200 });
+    const { out } = await runInLambda(dir, runner, 'silent', storeEnv());
+    expect(JSON.parse(out)).toMatchObject({ ...expected, status: 200 });
+  }, 60_000);
+
+  it('with DYNAMODB_TABLE naming a table DynamoDB does not have, answers 500 and says why in its log', async () => {
+    const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], {
+      DYNAMODB_TABLE: 'no-such-table',
+      DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'),
+      ...LOCAL_AWS_ENV,
+    });
+    expect(replyOf(results[0]).status).toBe(500);
+    expect(log).toContain('could not start: DYNAMODB_TABLE: DynamoDB has no table "no-such-table" in us-east-1');
   }, 60_000);
 
   it('built without a snapshot of its own, serves the sample and says so in its log and health report; refuses it with NODE_ENV=production', async () => {
