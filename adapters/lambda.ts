@@ -107,11 +107,11 @@ export const handler = createLambdaHandler(container.get);
 
 /**
  * Settles when the container's start, begun as this module loads inside Lambda, has ended: its
- * snapshot loaded and its store's client made (for Redis, connected). It never rejects: a failed
- * start is the first invocation's to log and answer. Outside Lambda it is settled at once. The start
- * goes on past the module's load (a store's client is loaded with a dynamic import); an ES module
- * entry that awaits this at its top level (`await ready`) ends Lambda's init phase with the service
- * ready, so that a provisioned container answers its first request from memory. The Lambda folder's
- * entry (lambda-function.ts) does.
+ * snapshot opened and its store's client made and connected (Redis's handshake, DynamoDB's check
+ * of its table). It never rejects: a failed start is the first invocation's to log and answer.
+ * Outside Lambda it is settled at once. The start goes on past the module's load (a store's client
+ * is loaded with a dynamic import); an ES module entry that awaits this at its top level (`await
+ * ready`) ends Lambda's init phase with the service ready, so that a provisioned container answers
+ * its first request from memory. The Lambda folder's entry (lambda-function.ts) does.
  */
 export const ready: Promise<void> = container.ready;

@@ -22,6 +22,7 @@ const SAMPLE_IN_PRODUCTION_LAMBDA =
   "NODE_ENV=production needs your own data: build the function's folder with your snapshot (SNAPSHOT_PATH=my-carriers.snapshot npm run build:lambda), " +
   'or set SNAPSHOT_PATH to a snapshot file the function carries; the bundled sample is synthetic and is served only outside production';
 const SAMPLE = 'the bundled sample: synthetic carrier networks on real geography (SNAPSHOT_PATH or DATA_DIR serves your own)';
+const SAMPLE_ON_LAMBDA = 'the bundled sample: synthetic carrier networks on real geography (a folder built with SNAPSHOT_PATH serves your own)';
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
@@ -71,7 +72,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // its cold start is part of its first answer's latency.
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot ?? options.sampleSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: source || SAMPLE }, 'loading data');
+  logger.info({ data: source || (options.runtime === 'lambda' ? SAMPLE_ON_LAMBDA : SAMPLE) }, 'loading data');
   const engine = load();
   const data = dataInfo(config, options.defaultSnapshot);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
