@@ -42,7 +42,7 @@ export function createLambdaHandler(
     try {
       started = await getTarget();
     } catch (err) {
-      console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
+      logStartFailure(err);
       return processor.toResult(errorResponse(500, NOT_STARTED), event);
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
@@ -57,6 +57,11 @@ export function createLambdaHandler(
     if (request.headers['x-request-id'] === undefined && context?.awsRequestId) request.headers['x-request-id'] = context.awsRequestId;
     return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
   };
+}
+
+/** A start that failed, on standard error for the function's log: each attempt, in the init phase or on an invocation. */
+function logStartFailure(err: unknown): void {
+  console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** A result every event shape's runtime reads, for events no processor could read. */
@@ -96,8 +101,9 @@ function containerTarget(): { get: () => Promise<LambdaTarget>; ready: Promise<v
       target = undefined;
       throw err;
     }));
-  // Its failure is the first invocation's to log and answer, not an unhandled rejection during init.
-  const ready = process.env.AWS_LAMBDA_FUNCTION_NAME ? get().then(() => {}, () => {}) : Promise.resolve();
+  // A failure is logged now, in the init phase's log, and is not an unhandled rejection; the first
+  // invocation starts again, and answers 500 if that fails too.
+  const ready = process.env.AWS_LAMBDA_FUNCTION_NAME ? get().then(() => {}, logStartFailure) : Promise.resolve();
   return { get, ready };
 }
 
@@ -108,7 +114,7 @@ export const handler = createLambdaHandler(container.get);
 /**
  * Settles when the container's start, begun as this module loads inside Lambda, has ended: its
  * snapshot opened and its store's client made and connected (Redis's handshake, DynamoDB's check
- * of its table). It never rejects: a failed start is the first invocation's to log and answer.
+ * of its table). It never rejects: a failed start is logged, and the first invocation tries again.
  * Outside Lambda it is settled at once. The start goes on past the module's load (a store's client
  * is loaded with a dynamic import); an ES module entry that awaits this at its top level (`await
  * ready`) ends Lambda's init phase with the service ready, so that a provisioned container answers

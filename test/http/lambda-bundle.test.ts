@@ -177,6 +177,16 @@ describe('the built Lambda bundle', () => {
     expect(JSON.parse(out)).toMatchObject({ ...expected, status: 200 });
   }, 60_000);
 
+  it('inside Lambda says a failed start in the init phase\'s log, before any event, and tries again on the first', async () => {
+    const env = { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', DATA_DIR: 'my-carriers' };
+    const failure = /could not start: DATA_DIR is not read on Lambda/g;
+    // No event at all: what a container that provisioned concurrency initialised has logged.
+    expect((await runBundleLogged(dir, [], env)).log.match(failure)).toHaveLength(1);
+    const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], env);
+    expect(replyOf(results[0]).status).toBe(500);
+    expect(log.match(failure)).toHaveLength(2);
+  }, 60_000);
+
   it('with DYNAMODB_TABLE naming a table DynamoDB does not have, answers 500 and says why in its log', async () => {
     const { results, log } = await runBundleLogged(dir, [httpApiEvent(geocode)], {
       DYNAMODB_TABLE: 'no-such-table',
