@@ -15,14 +15,17 @@ import type { KeyRing } from './http/keys.js';
 import { createKvStore } from './kv/create.js';
 import { KvConfigError, type KvStore } from './kv/store.js';
 
-const SAMPLE_IN_PRODUCTION =
-  'NODE_ENV=production needs your own data: set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory); ' +
-  'the bundled sample is synthetic and is served only outside production';
-const SAMPLE_IN_PRODUCTION_LAMBDA =
-  "NODE_ENV=production needs your own data: build the function's folder with your snapshot (SNAPSHOT_PATH=my-carriers.snapshot npm run build:lambda), " +
-  'or set SNAPSHOT_PATH to a snapshot file the function carries; the bundled sample is synthetic and is served only outside production';
-const SAMPLE = 'the bundled sample: synthetic carrier networks on real geography (SNAPSHOT_PATH or DATA_DIR serves your own)';
-const SAMPLE_ON_LAMBDA = 'the bundled sample: synthetic carrier networks on real geography (a folder built with SNAPSHOT_PATH serves your own)';
+/** How each runtime serves its own data instead of the sample, as its refusal in production says. */
+const OWN_DATA = {
+  server: 'set SNAPSHOT_PATH (a compiled snapshot) or DATA_DIR (a dataset directory)',
+  lambda: "build the function's folder with your snapshot (SNAPSHOT_PATH=my-carriers.snapshot npm run build:lambda), or set SNAPSHOT_PATH to a snapshot file the function carries",
+};
+/** Why production refuses to start on the sample. */
+const sampleInProduction = (runtime: Runtime | undefined) =>
+  `NODE_ENV=production needs your own data: ${OWN_DATA[runtime ?? 'server']}; the bundled sample is synthetic and is served only outside production`;
+/** The first log line's `data` when the sample is served. */
+const sampleServed = (runtime: Runtime | undefined) =>
+  `the bundled sample: synthetic carrier networks on real geography (${runtime === 'lambda' ? 'a folder built with SNAPSHOT_PATH' : 'SNAPSHOT_PATH or DATA_DIR'} serves your own)`;
 
 export interface StartOptions {
   /** What a missing API_KEYS means: a development key (server, outside production) or a refusal. Default `server`. */
@@ -66,13 +69,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const logger = options.worker === undefined ? root : root.child({ worker: options.worker });
   const source = config.snapshotPath || config.dataDir || options.defaultSnapshot;
   // The sample's carriers are invented: a production server answering from them would mislead every client.
-  if (!source && config.production) throw new ConfigError(options.runtime === 'lambda' ? SAMPLE_IN_PRODUCTION_LAMBDA : SAMPLE_IN_PRODUCTION);
+  if (!source && config.production) throw new ConfigError(sampleInProduction(options.runtime));
   // A server reads and checks the whole snapshot before it answers (or swaps in a reload): a damaged
   // file fails the start, not a query. A Lambda instance reads each table when a query first needs it:
   // its cold start is part of its first answer's latency.
   const load = () => loadEngine(config, options.compile, options.defaultSnapshot ?? options.sampleSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
-  logger.info({ data: source || (options.runtime === 'lambda' ? SAMPLE_ON_LAMBDA : SAMPLE) }, 'loading data');
+  logger.info({ data: source || sampleServed(options.runtime) }, 'loading data');
   const engine = load();
   const data = dataInfo(config, options.defaultSnapshot);
   // Opened last, so a bad key list or dataset leaves no Redis connection behind.
