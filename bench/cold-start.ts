@@ -14,9 +14,9 @@
 // the service as the module loads, and the module's load ends once the start has (Lambda's init
 // phase), so the import's time includes the snapshot load and the store's client, and the first
 // answer is the first query's own work (with DynamoDB, the store's check of its table is a read
-// made in the start, and the first answer's count goes over the connection it opened). The peak RSS is taken
-// with the options Lambda's Node runtime starts node with for a 128 MB function (lambdaNodeOptions):
-// they size V8's heap. The start is timed both without them, beside `node -e 0`, and with them,
+// made in the start, and the first answer's count goes over the connection it opened). The peak
+// RSS is taken with the options Lambda's Node runtime starts node with for a 128 MB function
+// (lambdaNodeOptions): they size V8's heap. The start is timed both without them, beside `node -e 0`, and with them,
 // beside a bare node given them too.
 
 import { execFileSync, spawn } from 'node:child_process';

@@ -136,6 +136,7 @@ describe('the built Lambda bundle', () => {
   }, 60_000);
 
   const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+  const health = httpApiEvent({ method: 'GET', path: '/api/health' });
 
   it('inside Lambda loads its data while the container initialises, before the first event', async () => {
     // The snapshot is moved away after the import: only a container that loaded it then can answer.
@@ -199,7 +200,6 @@ describe('the built Lambda bundle', () => {
 
   it('built without a snapshot of its own, serves the sample and says so in its log and health report; refuses it with NODE_ENV=production', async () => {
     expect(snapshotFile).toBe('sample.snapshot');
-    const health = httpApiEvent({ method: 'GET', path: '/api/health' });
     const { results, log } = await runBundleLogged(dir, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', LOG_LEVEL: 'info' });
     expect(JSON.parse(replyOf(results[0]).body).data).toMatchObject({ source: 'sample', name: 'sample' });
     expect(replyOf(results[1]).status).toBe(200);
@@ -218,8 +218,7 @@ describe('the built Lambda bundle', () => {
       // The sample's file, named as one's own: what the build was given is what the function serves.
       const build = await buildLambda({ outDir: own, snapshot: DEFAULT_SNAPSHOT });
       expect(basename(build.snapshot)).toBe('snapshot.bin');
-      const health = httpApiEvent({ method: 'GET', path: '/api/health' });
-      const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
+        const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
       expect(JSON.parse(report.body).data).toMatchObject({ source: 'snapshot', name: 'snapshot.bin' });
       expect(answer.status).toBe(200);
     } finally {
