@@ -48,7 +48,7 @@ const builtinsByRequire: Plugin = {
   name: 'builtins-by-require',
   setup(build) {
     const builtins = new Set(builtinModules);
-    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+    build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // A require() of a built-in module stays as esbuild leaves it: a call of the banner's require.
       if ((args.kind !== 'import-statement' && args.kind !== 'dynamic-import') || !builtins.has(name)) return undefined;

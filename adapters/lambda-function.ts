@@ -5,9 +5,11 @@
 // require() cannot load: the package's `carrier-locations/lambda` stays the plain module, with
 // `ready` for an ES module entry of one's own.
 
+import { setLambdaCompilers } from './lambda-compilers.js';
 import { ready } from './lambda.js';
 
 export { handler } from './lambda.js';
 export type { LambdaEvent, LambdaResult } from './lambda.js';
 
 await ready;
+setLambdaCompilers();
