@@ -164,12 +164,14 @@ describe.each([
     // Standard output a pipe (a shell's `|`, a container's log) to a reader slower than the server
     // logs, so the pipe is full and each write finds room for only part of a batch: a batch longer
     // than a pipe writes whole is cut, and another worker's lines can land in the cut; and at the
-    // exit, a batch whose write is waiting for room must still be written.
+    // exit, a batch whose write is waiting for room must still be written. The reader takes about
+    // 250 KB a second, and 1.5 s of calls log some 3 MB: the stop's deadline, at which the server
+    // gives up what its log's reader has not taken, is set past the time that takes.
     const server = fileURLToPath(new URL('../../adapters/server.ts', import.meta.url));
     const reader = fileURLToPath(new URL('../support/slow-log-reader.cjs', import.meta.url));
     const child = spawn('sh', ['-c', 'node --import tsx "$0" | node "$1"', server, reader], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { PATH: process.env.PATH, PORT: '0', SERVER: 'node', LOG_LEVEL: 'info', API_KEYS, READ_BYTES: '256', ...workers },
+      env: { PATH: process.env.PATH, PORT: '0', SERVER: 'node', LOG_LEVEL: 'info', API_KEYS, READ_BYTES: '256', SHUTDOWN_TIMEOUT_MS: '40000', ...workers },
       stdio: ['ignore', 'pipe', 'inherit'],
       detached: true,
     });
