@@ -1,12 +1,16 @@
-// The open connections of a node:http server and, for each, the responses still to be sent. Graceful
-// stop reads them (graceful.ts), and they bound pipelining: every answer waiting behind one the
-// client has not read is memory held for a client that may never read it, and one packet can carry
-// hundreds of pipelined requests (a 40-byte GET for a document of kilobytes). A connection with
-// too many waiting is not read further until its answers go out: every request sent is answered,
-// in order, and a client that never reads its answers is closed by the idle timeout (http-server.ts).
+// The open connections of a node:http server and, for each, the responses queued behind the one
+// Node is writing on it (currentResponse), which a client that pipelines has asked for before
+// reading the answers ahead. Graceful stop reads them (graceful.ts), and they bound pipelining:
+// every answer waiting behind one the client has not read is memory held for a client that may
+// never read it, and one packet can carry hundreds of pipelined requests (a 40-byte GET for a
+// document of kilobytes). A connection with too many waiting is not read further until its answers
+// go out: every request sent is answered, in order, and a client that never reads its answers is
+// closed by the idle timeout (http-server.ts). A request with nothing ahead of it, nearly every
+// one, is not tracked: it is its connection's current response.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * Requests a connection may have waiting for their answers before it is no longer read; clients
@@ -19,12 +23,21 @@ export type Connections = ReadonlyMap<Socket, ReadonlySet<ServerResponse>>;
 /** The fields of Node's HTTP server on a connection's socket that pause its reading (see connectionsOf). */
 type ThrottledSocket = Socket & { _paused?: boolean; parser?: { resume(): void } | null };
 
+/**
+ * The response Node's HTTP server is writing on a connection, if any: that of the first request on
+ * it not yet answered in full. Node's own field, which its handling of client errors reads too.
+ */
+export function currentResponse(socket: Socket | Duplex): ServerResponse | null | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+}
+
 const tracked = new WeakMap<Server, Connections>();
 
 /**
  * The server's connections, tracked from the first call on (make it right after creating the
- * server). A connection that has MAX_IN_FLIGHT_PER_CONNECTION requests waiting is paused (its
- * socket not read) until fewer wait.
+ * server), each with the responses queued behind its current one. A connection that has
+ * MAX_IN_FLIGHT_PER_CONNECTION requests waiting, its current one included, is paused (its socket
+ * not read) until fewer wait.
  */
 export function connectionsOf(server: Server): Connections {
   const known = tracked.get(server);
@@ -48,7 +61,7 @@ export function connectionsOf(server: Server): Connections {
     const inFlight = connections.get(socket);
     if (inFlight === undefined) return;
     inFlight.delete(this);
-    if (inFlight.size < MAX_IN_FLIGHT_PER_CONNECTION && throttled.delete(socket) && socket._paused) {
+    if (inFlight.size + 1 < MAX_IN_FLIGHT_PER_CONNECTION && throttled.delete(socket) && socket._paused) {
       socket._paused = false;
       socket.parser?.resume();
       socket.resume();
@@ -56,11 +69,13 @@ export function connectionsOf(server: Server): Connections {
   }
   const track = (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket as ThrottledSocket;
+    // Nothing ahead of it: Node has given it the socket, and it goes when its answer has.
+    if (currentResponse(socket) === res) return;
     const inFlight = connections.get(socket);
     if (inFlight === undefined) return;
     inFlight.add(res);
     res.on('close', untrack);
-    if (inFlight.size >= MAX_IN_FLIGHT_PER_CONNECTION) {
+    if (inFlight.size + 1 >= MAX_IN_FLIGHT_PER_CONNECTION) {
       throttled.add(socket);
       if (!socket._paused) {
         socket._paused = true;

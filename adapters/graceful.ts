@@ -6,7 +6,7 @@
 
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
-import { connectionsOf } from './connections.js';
+import { connectionsOf, currentResponse } from './connections.js';
 
 /**
  * How long a connection idle when the stop begins stays open. A client of a keep-alive connection
@@ -31,14 +31,15 @@ export function gracefulStop(server: Server, deadlineMs: number): (options?: Sto
   const connections = connectionsOf(server);
   let stopping: Promise<void> | undefined;
   // A request that arrives on an open keep-alive connection during the stop is still answered.
-  // Ahead of the server's own listener, which may answer before it returns.
+  // Ahead of the server's own listener, which may answer before it returns; listened for once the
+  // stop begins, so that no request before it pays a call.
   const closeAfterAnswer = (_req: unknown, res: ServerResponse) => {
-    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
+    if (!res.headersSent) res.setHeader('Connection', 'close');
   };
-  server.prependListener('request', closeAfterAnswer);
-  server.prependListener('checkContinue', closeAfterAnswer);
   return ({ keepIdle = false } = {}) =>
     (stopping ??= new Promise<void>((resolve, reject) => {
+      server.prependListener('request', closeAfterAnswer);
+      server.prependListener('checkContinue', closeAfterAnswer);
       const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
       const grace = setTimeout(() => {
         if (keepIdle) return;
@@ -55,6 +56,10 @@ export function gracefulStop(server: Server, deadlineMs: number): (options?: Sto
         if (err) reject(err);
         else resolve();
       });
-      for (const inFlight of connections.values()) for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const [socket, queued] of connections) {
+        const current = currentResponse(socket);
+        if (current && !current.headersSent) current.setHeader('Connection', 'close');
+        for (const res of queued) if (!res.headersSent) res.setHeader('Connection', 'close');
+      }
     }));
 }

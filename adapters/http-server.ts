@@ -10,7 +10,7 @@ import { pino, type Logger } from 'pino';
 import { errorBody, errorResponse, REQUEST_TIMEOUT_MESSAGE } from './http/errors.js';
 import { clientAddress, JSON_TYPE, plainAddress, requestIdFor, shownPath, splitTarget } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
-import { capConnectionsPerClient, connectionsOf } from './connections.js';
+import { capConnectionsPerClient, connectionsOf, currentResponse } from './connections.js';
 import { answeredBeforeBodyEnd, awaitingContinue, timedOutMidBody, writeResponse } from './node-io.js';
 
 /**
@@ -120,8 +120,8 @@ function hostCount(raw: string[]): number {
  * handed to the core is logged there, once, with the status it was given (node-io.ts).
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number | undefined {
-  // Node's own handler checks the same internal field: the response in progress on this socket.
-  const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  // The response in progress on this socket, as Node's own handler checks.
+  const inProgress = currentResponse(socket);
   const answered = inProgress?.headersSent === true || answeredBeforeBodyEnd.has(socket);
   let status: number | undefined;
   if (err.code !== 'ECONNRESET' && socket.writable && !answered) {

@@ -72,8 +72,9 @@ describe.each(SERVER_KINDS)('pipelining on %s', (kind) => {
     const pad = `X-Pad: ${'p'.repeat(1000)}\r\n`;
     const requests = Array.from({ length: sent }, (_, i) => traced('/openapi.json', i).replace('\r\n\r\n', `\r\n${pad}\r\n`)).join('');
     connection.write(requests);
+    // The answers queued behind the one being written.
     const waiting = () => [...connectionsOf(server!).values()][0]?.size ?? 0;
-    await expect.poll(waiting).toBeGreaterThanOrEqual(MAX_IN_FLIGHT_PER_CONNECTION);
+    await expect.poll(waiting).toBeGreaterThanOrEqual(MAX_IN_FLIGHT_PER_CONNECTION - 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The rest waits in the socket, unread: the server holds the answers of a read or two, not of every request sent.
     const [socket] = connectionsOf(server!).keys();

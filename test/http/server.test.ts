@@ -22,6 +22,8 @@ describe.each(['express', 'node'] as const)('startServer with SERVER=%s', (serve
     inFlight.finish();
     const reply = await inFlight.response;
     expect(reply.status).toBe(200);
+    // Answered, and its connection closed after the answer: the server is stopping.
+    expect(reply.headers.connection).toBe('close');
     expect(JSON.parse(reply.body).count).toBe(2);
     await closing;
     expect(closed).toBe(true);

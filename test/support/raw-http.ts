@@ -78,11 +78,11 @@ export function partialRequest(url: string, key: string) {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(BATCH_BODY) },
   });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const response = new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
     req.on('response', (res: IncomingMessage) => {
       let text = '';
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
     });
     req.on('error', reject);
   });
