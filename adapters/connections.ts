@@ -25,10 +25,11 @@ type ThrottledSocket = Socket & { _paused?: boolean; parser?: { resume(): void }
 
 /**
  * The response Node's HTTP server is writing on a connection, if any: that of the first request on
- * it not yet answered in full. Node's own field, which its handling of client errors reads too.
+ * it not yet answered in full. Node's own field, which its handling of client errors reads too; it
+ * is null once an answer has gone and none has followed, undefined before any request.
  */
-export function currentResponse(socket: Socket | Duplex): ServerResponse | null | undefined {
-  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+export function currentResponse(socket: Socket | Duplex): ServerResponse | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
 const tracked = new WeakMap<Server, Connections>();

@@ -4,9 +4,9 @@
 // (X-Forwarded-For only through TRUST_PROXY) and the key's name or hash prefix, never the key.
 
 import { hash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SNAPSHOT } from '../../engine/package-files.js';
-import { exchangeRaw } from '../support/raw-http.js';
+import { exchangeRaw, openRaw, parseReply } from '../support/raw-http.js';
 import { DEV_KEY, LISTENING, logLines, spawnServer, startServerProcess } from '../support/server-process.js';
 import { SERVER_KINDS } from './fixtures.js';
 
@@ -76,6 +76,26 @@ describe.each(SERVER_KINDS)('the log of the %s server', (server) => {
       // The path without its query, as the core logs it, and a long one cut to its first 200 characters.
       expect(rawLogged.find((l) => l.status === 417)).toMatchObject({ method: 'GET', path: '/api/health' });
       expect(logged.find((l) => l.requestId === asked.at(-1)!.id)).toMatchObject({ status: 404, path: longPath.slice(0, 200) });
+    } finally {
+      proc.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe.each(SERVER_KINDS)('a malformed request on a connection whose earlier request was answered, on the %s server', (server) => {
+  it('is answered 400 and logged, as on a new connection', async () => {
+    const proc = await startServerProcess({ SERVER: server, API_KEYS, LOG_LEVEL: 'info' });
+    try {
+      const connection = await openRaw(proc.url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await vi.waitFor(() => expect(connection.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\n\{/), { timeout: 10_000 });
+      const first = connection.received().length;
+      connection.write('BREW /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await connection.closed;
+      const second = parseReply(connection.received().slice(first));
+      expect(second.status).toBe(400);
+      expect(JSON.parse(second.body)).toEqual({ error: expect.stringMatching(/malformed/) });
+      await proc.stop();
+      expect(requestLines(logLines(proc.stdout())).map((l) => l.status)).toEqual([200, 400]);
     } finally {
       proc.child.kill('SIGKILL');
     }
