@@ -1,10 +1,10 @@
 // V8's compilers in the Lambda function's process: Maglev, V8's middle tier between its baseline
-// compiler and TurboFan, is turned off, as Node 22 runs without it. Node 24 turned it on, and in a 128 MB
-// function it costs more than it gives: over the bench's 5,000 events it adds 8 to 13 MiB to the
-// peak RSS (its compiler's memory, outside V8's heap), where it saves about 1 us of CPU an event
-// until TurboFan has optimized the hot code, which then runs as fast either way. Lambda bills by
-// the millisecond, and stops a function at its memory size. `npm run bench:cold-start` measures
-// the peak (docs/performance-footprint.md).
+// compiler and TurboFan, is turned off, as Node 22 runs without it. Node 24 turned it on, and in a
+// 128 MB function it costs more than it gives: over the bench's 5,000 events it adds 8 to 13 MiB
+// to the peak RSS (its compiler's memory, outside V8's heap), where it saves about 1 us of CPU an
+// event until TurboFan has optimized the hot code, which then runs as fast either way. Lambda
+// bills by the millisecond, and stops a function at its memory size. `npm run bench:cold-start`
+// measures the peak (docs/performance-footprint.md).
 //
 // Lambda's node refuses V8 flags in NODE_OPTIONS, so the flag is set from here. Maglev's flag is
 // read each time V8 considers optimizing a function, so it takes effect when set. Any change of
