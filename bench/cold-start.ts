@@ -3,8 +3,8 @@
 //      answers one API Gateway event (GET /api/locations); spawn to exit over a bare node's
 //   2. the bundle's peak RSS over 5,000 API Gateway v2 events, beside a bare node's
 //   3. the installed package (`npm pack`, then `npm install` of the tarball): a fresh process
-//      imports it, calls createEngine() and answers a first search; spawn to exit over a bare node's;
-//      on Node 22.1 and later also with Node's compile cache on, as an application may turn it on
+//      imports it, calls createEngine() and answers a first search; spawn to exit over a bare
+//      node's; on Node 22.1 and later also with Node's compile cache on, as an application may
 //   4. the Lambda bundle's start in parts (import, of it the modules, first answer), and the same
 //      with its quotas counted in DynamoDB (dynalite, a local DynamoDB, on loopback)
 // Medians of several processes, each interleaved with a bare node so both see the machine's noise.
@@ -16,8 +16,8 @@
 // answer is the first query's own work (with DynamoDB, the store's check of its table is a read
 // made in the start, and the first answer's count goes over the connection it opened). The peak
 // RSS is taken with the options Lambda's Node runtime starts node with for a 128 MB function
-// (lambdaNodeOptions): they size V8's heap. The start is timed both without them, beside `node -e 0`, and with them,
-// beside a bare node given them too.
+// (lambdaNodeOptions): they size V8's heap. The start is timed both without them, beside
+// `node -e 0`, and with them, beside a bare node given them too.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -225,7 +225,7 @@ describe('the built Lambda bundle', () => {
       // The sample's file, named as one's own: what the build was given is what the function serves.
       const build = await buildLambda({ outDir: own, snapshot: DEFAULT_SNAPSHOT });
       expect(basename(build.snapshot)).toBe('snapshot.bin');
-        const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
+      const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
       expect(JSON.parse(report.body).data).toMatchObject({ source: 'snapshot', name: 'snapshot.bin' });
       expect(answer.status).toBe(200);
     } finally {
@@ -298,8 +298,9 @@ describe('the built Lambda bundle', () => {
 
   it('takes every Node module it uses with require(), but for the three its banner imports (its digits included: node:v8)', () => {
     const imported = new Set<string>();
+    // Static imports (`from "node:x"`, `import "node:x"`) and dynamic ones (`import("node:x")`).
     const visit = (file: string) => {
-      for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/\bfrom\s*["'](node:[^"']+)["']/g)) imported.add(name);
+      for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](node:[^"']+)["']/g)) imported.add(name);
     };
     visit('index.mjs');
     for (const chunk of readdirSync(join(dir, 'chunks'))) visit(join('chunks', chunk));
