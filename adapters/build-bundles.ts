@@ -92,6 +92,8 @@ export interface NodeBundle {
   minify: boolean;
   outExtension?: BuildOptions['outExtension'];
   chunkNames?: string;
+  /** More plugins, after the one that takes Node's modules with require(). */
+  plugins?: Plugin[];
 }
 
 /**
@@ -113,7 +115,7 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     platform: 'node',
     target: `node${NODE_TARGET_MAJOR}`,
     banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
-    plugins: [builtinsByRequire],
+    plugins: [builtinsByRequire, ...(options.plugins ?? [])],
     legalComments: 'none',
     // A package's ES build before its CommonJS one, where it has both and no `exports` to choose:
     // the AWS SDK's, whose ES modules esbuild can tree-shake and whose credential providers it

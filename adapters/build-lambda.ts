@@ -5,10 +5,27 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
 import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
+
+/**
+ * The DynamoDB store's client by name (kv/dynamodb-client.ts) where the code imports the package's
+ * namespace. The code takes `@aws-sdk/client-dynamodb` with a dynamic import, so that an
+ * application bundling this package without the optional client still starts; but a bundler keeps
+ * every name of a namespace so taken, each of the client's commands with its schema. The folder
+ * carries the client, and takes from it the client and the two commands the store sends.
+ */
+const dynamoDbClientByName: Plugin = {
+  name: 'dynamodb-client-by-name',
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/client-dynamodb$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: codeFile('adapters/kv/dynamodb-client') } : undefined,
+    );
+  },
+};
 
 /** Where the bundle goes by default, and where deploy/template.yaml takes the function's code from. */
 export const LAMBDA_OUT_DIR = join(packageRoot, 'dist', 'lambda');
@@ -46,6 +63,7 @@ export async function buildLambda(
     chunkNames: 'chunks/[name]-[hash]',
     minify: true,
     fileGlobals: true,
+    plugins: [dynamoDbClientByName],
   });
   // Named by what it is: the function serves the sample's as the sample (lambda-folder.ts).
   const snapshotFile = join(outDir, own ? FOLDER_SNAPSHOT : FOLDER_SAMPLE);

@@ -4,7 +4,7 @@ import { answerWithin } from './deadline.js';
 import { assertTtl, KvConfigError, KvUnavailableError, type DynamoDbKvOptions, type KvStore } from './store.js';
 
 /** What the store needs of `@aws-sdk/client-dynamodb`, imported by the caller: only a process that uses DynamoDB loads it. */
-export type DynamoDbSdk = Pick<typeof import('@aws-sdk/client-dynamodb'), 'DynamoDBClient' | 'GetItemCommand' | 'UpdateItemCommand'>;
+export type DynamoDbSdk = typeof import('./dynamodb-client.js');
 
 // One item per key: `pk` the key (a quota counter is `quota:<key id>:<month>`), `calls` a counter,
 // `text` a value set with `set`, `expiresAt` the epoch second the table's TTL deletes it after.

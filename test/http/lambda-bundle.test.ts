@@ -387,6 +387,15 @@ describe('the built Lambda bundle', () => {
     expect(readdirSync(join(dir, 'chunks')).filter((name) => inClient(join('chunks', name)))).toHaveLength(1);
   });
 
+  it('carries the two DynamoDB operations its store sends, and none of the client\'s others', () => {
+    // Each operation's name is in the code of its command and its schema, minified or not.
+    const code = [join(dir, 'index.mjs'), ...readdirSync(join(dir, 'chunks')).map((name) => join(dir, 'chunks', name))]
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const operations = ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'Scan', 'BatchWriteItem', 'DescribeTable', 'ListTables', 'TransactWriteItems'];
+    expect(operations.filter((name) => new RegExp(`["']${name}["']`).test(code))).toEqual(['GetItem', 'UpdateItem']);
+  });
+
   it('keeps the OpenAPI document and the schemas only it reads out of its start, in a chunk loaded on the first request for it, and answers the same document', async () => {
     const atStart = startFiles();
     // An error message of zod-openapi's, the document's own extension (openapi.ts), schema ids (responses.ts, document-schemas.ts).
