@@ -6,7 +6,8 @@
 //      imports it, calls createEngine() and answers a first search; spawn to exit over a bare
 //      node's; on Node 22.1 and later also with Node's compile cache on, as an application may
 //   4. the Lambda bundle's start in parts (import, of it the modules, first answer), and the same
-//      with its quotas counted in DynamoDB (dynalite, a local DynamoDB, on loopback)
+//      with its quotas counted in DynamoDB (dynalite, a local DynamoDB, on loopback); each also
+//      with the options Lambda's runtime gives node
 // Medians of several processes, each interleaved with a bare node so both see the machine's noise.
 // The first section is also the last of `npm run bench:http`.
 //
@@ -75,9 +76,10 @@ function lambdaContext(n: string): string {
 /**
  * Imports the bundle in a fresh process and answers one event; times from inside that process.
  * `inLambda` false leaves AWS_LAMBDA_FUNCTION_NAME unset: the import then loads the modules alone,
- * the snapshot waiting for the first event. `env`: more of the function's variables.
+ * the snapshot waiting for the first event. `env`: more of the function's variables; `nodeOptions`:
+ * node's own, before the script.
  */
-function coldStart(bundle: string, inLambda = true, env: Record<string, string> = {}): Promise<ColdStart> {
+function coldStart(bundle: string, inLambda = true, env: Record<string, string> = {}, nodeOptions: string[] = []): Promise<ColdStart> {
   const script = `
     const t0 = performance.now();
     const { handler } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
@@ -88,7 +90,7 @@ function coldStart(bundle: string, inLambda = true, env: Record<string, string> 
     if (r.statusCode !== 200) throw new Error('status ' + r.statusCode);
     console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1 }));`;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
     cwd: dirname(bundle),
     env: {
       PATH: process.env.PATH, API_KEYS: 'bench-key:enterprise', LOG_LEVEL: 'silent',
@@ -262,6 +264,10 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
   const starts: ColdStart[] = [];
   const modulesOnly: ColdStart[] = [];
   const withDynamoDb: ColdStart[] = [];
+  // As a deployed function starts: Lambda's runtime gives node options that make each of Node's
+  // built-in modules the code loads compile afresh, and a DynamoDB client loads many.
+  const optioned: ColdStart[] = [];
+  const withDynamoDbOptioned: ColdStart[] = [];
   const bare: number[] = [];
   // The quota store a function whose containers share quotas uses: DYNAMODB_TABLE, here on a local
   // DynamoDB. Its import also loads the AWS SDK's client and reads the table once (the store's check).
@@ -273,6 +279,8 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
       starts.push(await coldStart(build.bundle));
       modulesOnly.push(await coldStart(build.bundle, false));
       withDynamoDb.push(await coldStart(build.bundle, true, dynamoDbEnv));
+      optioned.push(await coldStart(build.bundle, true, {}, lambdaNodeOptions()));
+      withDynamoDbOptioned.push(await coldStart(build.bundle, true, dynamoDbEnv, lambdaNodeOptions()));
       bare.push(await bareNode());
     }
   } finally {
@@ -288,6 +296,8 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
       [
         row(`${fileMb(build.bundleBytes)} MB + ${fileMb(build.snapshotBytes)} MB snapshot`, starts, ms(median(modulesOnly.map((s) => s.importMs)))),
         row('the same, quotas in DynamoDB (dynalite on loopback)', withDynamoDb, ''),
+        row(`the first row, node given the options Lambda's runtime gives a ${LAMBDA_MEMORY_MB} MB function`, optioned, ''),
+        row('the DynamoDB row, node given the same options', withDynamoDbOptioned, ''),
       ],
     ),
   );
@@ -301,6 +311,7 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
     '  DynamoDB: DYNAMODB_TABLE on dynalite over http:// on loopback; the import loads the AWS SDK\'s client and makes the store\'s first request (its check of the table), ' +
       'where a function in AWS adds a TLS handshake with DynamoDB\'s endpoint; the first answer counts over that connection',
   );
+  console.log(`  Lambda's options: ${lambdaNodeOptions().join(' ')}`);
   console.log(`  the machine now: a node process that does nothing takes ${ms(median(bare))} ms from spawn to exit (median, interleaved)`);
 }
 
