@@ -113,25 +113,56 @@ function hostCount(raw: string[]): number {
   return count;
 }
 
+/** Connections whose error answer waits for the answers ahead of it (answerClientError). */
+const answerQueued = new WeakSet<Duplex>();
+
 /**
  * Node has no request or response object for these: the answer is written to the socket, unless the
  * request already has one (begun, or sent while its body still comes: a timeout after either).
  * Returns the status to log, when this is the only answer the request gets: a request already
  * handed to the core is logged there, once, with the status it was given (node-io.ts).
+ *
+ * A client that pipelines may send a malformed request behind requests read whole and still being
+ * answered. Its answer then waits for theirs, so that every request gets its own answer, in order;
+ * Node's own handler writes its 400 at once, ahead of them (the client takes it for the first
+ * request's answer), or none once an answer has begun, and closes the connection on the answers
+ * still to come.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number | undefined {
+  // Node's parser, in error, reports the same error again for each read that follows.
+  if (answerQueued.has(socket)) return undefined;
   // The response in progress on this socket, as Node's own handler checks.
   const inProgress = currentResponse(socket);
+  const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
+  if (inProgress?.req.complete === true && err.code !== 'ECONNRESET') {
+    answerQueued.add(socket);
+    afterAnswers(socket, () => {
+      // Not writable when the last answer closed the connection (its request asked to).
+      if (socket.writable) writeRawError(socket, code, message);
+      socket.destroy(err);
+    });
+    return code;
+  }
   const answered = inProgress?.headersSent === true || answeredBeforeBodyEnd.has(socket);
   let status: number | undefined;
   if (err.code !== 'ECONNRESET' && socket.writable && !answered) {
-    const [code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'malformed HTTP request'];
     writeRawError(socket, code, message);
     status = code;
     if (inProgress !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOutMidBody.add(socket);
   }
   socket.destroy(err);
   return inProgress === undefined ? status : undefined;
+}
+
+/**
+ * Calls `then` once the connection's answers have all been written: Node hands the connection to
+ * the next queued answer as one finishes, before a listener added here runs. A connection closed
+ * first (a client gone, an idle timeout) never calls it.
+ */
+function afterAnswers(socket: Duplex, then: () => void): void {
+  const answer = currentResponse(socket);
+  if (answer === undefined) then();
+  else answer.once('finish', () => afterAnswers(socket, then));
 }
 
 /** How often refused connections are mentioned while they go on. */

@@ -62,6 +62,21 @@ describe.each(SERVER_KINDS)('pipelining on %s', (kind) => {
     connection.socket.destroy();
   });
 
+  it('answers a malformed request pipelined behind others after their answers, in order, then closes the connection', async () => {
+    const url = await listen(kind);
+    // The first answer waits for work of its own (the OpenAPI document's first build, the health
+    // probes) or is given at once (a 404): either way the malformed request's 400 comes last.
+    for (const first of ['/openapi.json', '/api/health', '/nope']) {
+      const malformed = 'GET /nope HTTP/1.1\r\nHost x\r\n\r\n'; // a header line without its colon
+      const connection = await openRaw(url, traced(first, 0) + traced('/nope', 1) + malformed);
+      await connection.closed;
+      const text = connection.received();
+      expect(statuses(text)).toEqual([first === '/nope' ? 404 : 200, 404, 400]);
+      expect(requestIds(text)).toEqual(['r-0', 'r-1']);
+      expect(text.slice(text.lastIndexOf('HTTP/1.1 400'))).toMatch(/\r\nConnection: close\r\n(?:[^\r\n]+\r\n)*\r\n\{"error":"malformed HTTP request"\}$/);
+    }
+  });
+
   it('stops reading a connection whose client pipelines without reading, and answers every request, in order, once it reads', async () => {
     const url = await listen(kind);
     const connection = await openRaw(url);
