@@ -96,8 +96,11 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   // Node hands a CONNECT (a proxy tunnel request) to this event, and closes the socket in silence
   // when nobody listens: no route here is a tunnel.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    writeRawError(socket, 404, `no route for CONNECT ${shownPath(String(req.url))}`);
-    socket.destroy();
+    // After the answers of the requests ahead of it on the connection, as any pipelined request.
+    afterAnswers(socket, () => {
+      if (socket.writable) writeRawError(socket, 404, `no route for CONNECT ${shownPath(String(req.url))}`);
+      socket.destroy();
+    });
     logger.info({ requestId: requestIdFor(undefined), method: 'CONNECT', path: shownPath(String(req.url)), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
   });
   return server;

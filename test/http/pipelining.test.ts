@@ -77,6 +77,18 @@ describe.each(SERVER_KINDS)('pipelining on %s', (kind) => {
     }
   });
 
+  it('answers a CONNECT pipelined behind a request after that request\'s answer', async () => {
+    const url = await listen(kind);
+    for (const first of ['/openapi.json', '/nope']) {
+      const connection = await openRaw(url, `${traced(first, 0)}CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+      await connection.closed;
+      const text = connection.received();
+      expect(statuses(text)).toEqual([first === '/nope' ? 404 : 200, 404]);
+      expect(requestIds(text)).toEqual(['r-0']);
+      expect(text).toMatch(/\{"error":"no route for CONNECT example\.com:443"\}$/);
+    }
+  });
+
   it('stops reading a connection whose client pipelines without reading, and answers every request, in order, once it reads', async () => {
     const url = await listen(kind);
     const connection = await openRaw(url);
