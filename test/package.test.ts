@@ -86,12 +86,18 @@ async function loadedModules(args: string[]): Promise<{ stdout: string; files: s
 }
 
 /**
- * What bundle files hold, by the comment esbuild writes before each module it bundles: an npm
- * package's name, or this package's `dist/engine`, `dist/data`, `dist/adapters`.
+ * What bundle files hold, by the sources each one's source map names: an npm package's name, or
+ * this package's `engine`, `data`, `adapters`.
  */
 function bundledIn(files: string[]): Set<string> {
-  const modules = /^\/\/ (?:\S*\/)?(?:node_modules\/((?:@[^/\s]+\/)?[^/\s]+)|(dist\/(?:engine|data|adapters)))\//gm;
-  return new Set(files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(modules)].map((m) => m[1] ?? m[2]!)));
+  // A dependency's path runs through its node_modules folder wherever that is (here a link, which
+  // the bundler followed); the package's own modules sit beside dist/.
+  const modules = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\/|^(?:\.\.\/)+(engine|data|adapters)\//;
+  return new Set(
+    files
+      .filter((f) => f.startsWith(bundleDir()))
+      .flatMap((f) => (JSON.parse(readFileSync(`${f}.map`, 'utf8')) as { sources: string[] }).sources.flatMap((s) => modules.exec(s)?.slice(1).filter(Boolean) ?? [])),
+  );
 }
 
 /** The files git tracks or would track (untracked but not ignored), copied; node_modules linked. */
@@ -128,12 +134,14 @@ describe('the tarball', () => {
     const declarations = paths.filter((p) => /^dist\/(engine|data|adapters)\/.+\.d\.ts$/.test(p));
     const mapAssets = ['countries.json', 'map.css', 'map.js', 'states.json'].map((name) => `dist/map/${name}`);
     expect(paths.filter((p) => !bundles.includes(p) && !declarations.includes(p))).toEqual(['LICENSE', 'README.md', 'data/build/sample.snapshot', ...mapAssets, 'package.json']);
-    // What package.json names is a bundle; beside them only the worker the CLI's build starts and the
-    // chunks esbuild split off: JavaScript, no source maps, no file of the tsc output.
+    // What package.json names is a bundle; beside them only the worker the CLI's build starts, the
+    // chunks esbuild split off and each file's source map: no file of the tsc output.
     const named = [...Object.values(pkg.exports as Record<string, { default?: string }>).flatMap((e) => (e.default ? [e.default] : [])), pkg.bin['carrier-locations'], pkg.main];
     const entries = [...new Set(named.map((p: string) => p.replace(/^\.\//, '')))];
     expect(entries.every((e) => bundles.includes(e)), `${entries.join(', ')} in dist/bundle/`).toBe(true);
-    expect(bundles.filter((p) => !entries.includes(p) && !/^dist\/bundle\/(build-worker|[a-z-]+-[A-Z0-9]{8})\.js$/.test(p))).toEqual([]);
+    const code = bundles.filter((p) => p.endsWith('.js'));
+    expect(code.filter((p) => !entries.includes(p) && !/^dist\/bundle\/(build-worker|[a-z-]+-[A-Z0-9]{8})\.js$/.test(p))).toEqual([]);
+    expect(bundles.filter((p) => !p.endsWith('.js'))).toEqual(code.map((p) => `${p}.map`));
     // The declarations of every module compiled from engine/, data/ and adapters/, but the dev tools:
     // the bundlers and the sample generator.
     const compiled = (dir: string): string[] =>
@@ -208,15 +216,15 @@ describe('installed with scripts off into an empty project', () => {
     // zod and kdbush, which the engine uses, are inside the bundle; the adapters' and the build's
     // dependencies, and their code, are in files the engine entry never loads.
     const inside = bundledIn(engine.files);
-    expect(['zod', 'kdbush', 'dist/engine'].filter((name) => !inside.has(name))).toEqual([]);
-    expect(['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse', 'commander', 'dist/adapters', 'dist/data'].filter((name) => inside.has(name))).toEqual([]);
+    expect(['zod', 'kdbush', 'engine'].filter((name) => !inside.has(name))).toEqual([]);
+    expect(['express', 'ioredis', 'pino', 'swagger-ui-dist', 'csv-parse', 'commander', 'adapters', 'data'].filter((name) => inside.has(name))).toEqual([]);
   });
 
   // The OpenAPI document's generator (zod-openapi) is loaded with the first /openapi.json, not with the entry.
   it.each([
-    ['carrier-locations/http', ['pino', 'dist/adapters'], ['zod-openapi']],
-    ['carrier-locations/lambda', ['pino', 'dist/adapters'], ['zod-openapi']],
-    ['carrier-locations/build', ['csv-parse', 'dist/data'], []],
+    ['carrier-locations/http', ['pino', 'adapters'], ['zod-openapi']],
+    ['carrier-locations/lambda', ['pino', 'adapters'], ['zod-openapi']],
+    ['carrier-locations/build', ['csv-parse', 'data'], []],
   ])('%s loads its bundle and the chunks it shares, no file from node_modules, with its dependencies inside, not what it loads later', async (entry, holds, later) => {
     const script = join(app, `import-${entry.replace(/\W/g, '-')}.mjs`);
     writeFileSync(script, `import * as entry from '${entry}';\nprocess.stdout.write(Object.keys(entry).join(','));\n`);
@@ -226,6 +234,18 @@ describe('installed with scripts off into an empty project', () => {
     const inside = bundledIn(loaded.files);
     expect(holds.filter((name) => !inside.has(name))).toEqual([]);
     expect(later.filter((name) => inside.has(name))).toEqual([]);
+  });
+
+  it('leads a stack trace back to the TypeScript with node --enable-source-maps: the minified bundles ship their maps', async () => {
+    writeFileSync(
+      join(app, 'trace.mjs'),
+      "import { createEngine } from 'carrier-locations';\ntry { createEngine().search({ zip: 'x' }); } catch (err) { process.stdout.write(err.stack); }\n",
+    );
+    const frame = (stack: string) => stack.split('\n')[1];
+    expect(frame((await node(['trace.mjs'])).stdout)).toContain(bundleDir());
+    const mapped = (await node(['--enable-source-maps', 'trace.mjs'])).stdout;
+    expect(mapped).toMatch(/^InvalidInputError: zip must be 5 digits/);
+    expect(frame(mapped)).toMatch(/\(.*\/node_modules\/carrier-locations\/engine\/requests\.ts:\d+:\d+\)$/);
   });
 
   it('runs its bin from the bundle: a search loads no file from node_modules but its own package.json (its --version)', async () => {
