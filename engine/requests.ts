@@ -48,6 +48,23 @@ function withMeta<S extends z.ZodMiniType>(schema: S, meta: z.core.GlobalMeta): 
   return copy;
 }
 
+/**
+ * A query or body schema, built when it is first used rather than when this module loads. A start
+ * (a Lambda container's, a library's first search) then builds none of them: well-formed queries of
+ * the unified endpoints take the fast path below, and each other schema is built at its route's
+ * first request. The request schemas built at once took about 4 ms of each start.
+ */
+const builtOnUse = <S extends z.ZodMiniObject>(build: () => S): z.ZodMiniLazy<S> => z.lazy(build);
+
+/** The schema of a query or a JSON body: an object, as it is built on use. */
+export type ObjectSchema = z.ZodMiniLazy<z.ZodMiniObject>;
+
+/** A schema built once, on its first use, and shared by the schemas built from it. */
+function once<S>(build: () => S): () => S {
+  let built: S | undefined;
+  return () => (built ??= build());
+}
+
 /** Given empty (`?zip=`), a parameter says so rather than what its value should look like. */
 export const NOT_EMPTY = (name: string) => ({ error: `${name} must not be empty` });
 
@@ -135,24 +152,28 @@ const RADIUS_RANGE = `radius must be a number from ${RADIUS_MILES.min} to ${RADI
 
 // The document states the number a query's text is read as (its string-or-number input and the
 // transform are how text becomes that number, not a second type a client may send).
-export const radiusSchema = withMeta(
-  z.optional(numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/).check(z.refine((n: number) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE }))),
-  {
-    description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}. In a query, a plain decimal (\`12.5\`, no exponent)`,
-    ...documentedAs({ type: 'number', minimum: RADIUS_MILES.min, maximum: RADIUS_MILES.max, default: DEFAULT_RADIUS_MILES }),
-  },
+const radiusSchema = once(() =>
+  withMeta(
+    z.optional(numberLike('radius', RADIUS_RANGE, /^\d+(\.\d+)?$/).check(z.refine((n: number) => n >= RADIUS_MILES.min && n <= RADIUS_MILES.max, { error: RADIUS_RANGE }))),
+    {
+      description: `Nearby-search radius in miles, ${RADIUS_MILES.min}-${RADIUS_MILES.max}; default ${DEFAULT_RADIUS_MILES}. In a query, a plain decimal (\`12.5\`, no exponent)`,
+      ...documentedAs({ type: 'number', minimum: RADIUS_MILES.min, maximum: RADIUS_MILES.max, default: DEFAULT_RADIUS_MILES }),
+    },
+  ),
 );
 
 /** The last page anyone may ask for: it bounds the offset a request makes the engine skip to. */
 const MAX_PAGE = 1_000_000;
 const PAGE_RANGE = `page must be an integer from 1 to ${MAX_PAGE}`;
 
-export const pageSchema = withMeta(
-  z.optional(numberLike('page', PAGE_RANGE, /^\d+$/).check(z.refine((n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE }))),
-  {
-    description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page; default 1`,
-    ...documentedAs({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
-  },
+const pageSchema = once(() =>
+  withMeta(
+    z.optional(numberLike('page', PAGE_RANGE, /^\d+$/).check(z.refine((n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE, { error: PAGE_RANGE }))),
+    {
+      description: `Page number from 1 to ${MAX_PAGE}; ${PAGE_SIZE} locations a page; default 1`,
+      ...documentedAs({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 }),
+    },
+  ),
 );
 
 /** Two letters, any case; the engine checks that the code is a US state (or one of the carrier's own). */
@@ -168,12 +189,16 @@ const stateText = (name = 'state') =>
   );
 const stateCode = (name = 'state') => z.pipe(stateText(name), z.transform((s: string) => s.toUpperCase()));
 
-export const placeQuerySchema = z.object({
-  zip: z.optional(zip('zip')),
-  city: optionalText('city'),
-  state: z.optional(stateCode()),
-  radius: radiusSchema,
-});
+/** The place parameters: a ZIP, a city, a state, and the radius around them. */
+const placeObject = () =>
+  z.object({
+    zip: z.optional(zip('zip')),
+    city: optionalText('city'),
+    state: z.optional(stateCode()),
+    radius: radiusSchema(),
+  });
+
+export const placeQuerySchema = builtOnUse(placeObject);
 
 const hasText = (s: string) => s.trim() !== '';
 /** `a,b`, ` a `: text naming at least one id between its commas (`,` and blank text name none). */
@@ -181,46 +206,52 @@ const namesCarrier = (s: string) => s.split(',').some(hasText);
 
 const NO_CARRIER = 'carriers must not be empty: name one or more carrier ids, comma-separated';
 
-export const searchQuerySchema = z.extend(placeQuerySchema, {
-  carriers: withMeta(
-    z.optional(
-      z
-        .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
-        // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
-        // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) count as "all", as the API documents it.
-        .check(
-          z.refine((value: string | string[]) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
-            error: NO_CARRIER,
-          }),
-        ),
+export const searchQuerySchema = builtOnUse(() =>
+  z.extend(placeObject(), {
+    carriers: withMeta(
+      z.optional(
+        z
+          .union([z.string(), z.array(z.string())], { error: 'carriers must be a list of carrier ids or a comma-separated string' })
+          // Text naming no id (`carriers=`, `carriers=,`, one blank value of several, an empty list) is a
+          // client's bug, as `zip=` is; ids the data does not hold (`carriers=nobody`) count as "all", as the API documents it.
+          .check(
+            z.refine((value: string | string[]) => (typeof value === 'string' ? namesCarrier(value) : value.every(hasText) && value.some(namesCarrier)), {
+              error: NO_CARRIER,
+            }),
+          ),
+      ),
+      {
+        description:
+          'Carrier ids to search: repeated (`carriers=a&carriers=b`) or comma-separated (`carriers=a,b`). ' +
+          'Ids the data does not hold are ignored, and when none is held every carrier is searched; naming no id is a 400',
+        // One id a value: the form generators write and clients send; a comma list is read the same.
+        ...documentedAs({ type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*\\S[^,]*$' }, minItems: 1 }),
+      },
     ),
-    {
-      description:
-        'Carrier ids to search: repeated (`carriers=a&carriers=b`) or comma-separated (`carriers=a,b`). ' +
-        'Ids the data does not hold are ignored, and when none is held every carrier is searched; naming no id is a 400',
-      // One id a value: the form generators write and clients send; a comma list is read the same.
-      ...documentedAs({ type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^,]*\\S[^,]*$' }, minItems: 1 }),
-    },
-  ),
-});
+  }),
+);
 
-export const canReachQuerySchema = z.extend(placeQuerySchema, {
-  carrier: withMeta(requiredText('carrier', { max: TEXT_MAX }), { description: 'The id of a carrier that can-reach accepts, in any case' }),
-});
+export const canReachQuerySchema = builtOnUse(() =>
+  z.extend(placeObject(), {
+    carrier: withMeta(requiredText('carrier', { max: TEXT_MAX }), { description: 'The id of a carrier that can-reach accepts, in any case' }),
+  }),
+);
 
-export const geocodeQuerySchema = z.object({ zip: zip('zip') });
+export const geocodeQuerySchema = builtOnUse(() => z.object({ zip: zip('zip') }));
 
-export const pagedSchema = z.object({ page: pageSchema });
+export const pagedSchema = builtOnUse(() => z.object({ page: pageSchema() }));
 
 /** A word of the text search: words shorter than this match too much to be asked for alone. */
 const SEARCH_WORD = /\S{2}/;
 
-export const searchTextSchema = z.object({
-  q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })), {
-    description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP',
+export const searchTextSchema = builtOnUse(() =>
+  z.object({
+    q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })), {
+      description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP',
+    }),
+    page: pageSchema(),
   }),
-  page: pageSchema,
-});
+);
 
 /** A calendar date parameter, YYYY-MM-DD, within DATE_RANGE. */
 const dateParam = (name: string) =>
@@ -233,23 +264,27 @@ const dateParam = (name: string) =>
     }),
   ).check(z.refine((d: string) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` }));
 
-export const serviceDaysQuerySchema = z.object({
-  zip: zip('zip'),
-  city: optionalText('city'),
-  date: z.optional(dateParam('date')),
-});
-
-export const transitQuerySchema = z.object({
-  origin_zip: zip('origin_zip'),
-  dest_zip: zip('dest_zip'),
-  ship_date: withMeta(z.optional(dateParam('ship_date')), {
-    description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
+export const serviceDaysQuerySchema = builtOnUse(() =>
+  z.object({
+    zip: zip('zip'),
+    city: optionalText('city'),
+    date: z.optional(dateParam('date')),
   }),
-});
+);
 
-export const carrierInfoQuerySchema = z.object({ zip: zip('zip'), city: optionalText('city') });
+export const transitQuerySchema = builtOnUse(() =>
+  z.object({
+    origin_zip: zip('origin_zip'),
+    dest_zip: zip('dest_zip'),
+    ship_date: withMeta(z.optional(dateParam('ship_date')), {
+      description: `The day the freight is ready, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}; default today at the origin. Not a pickup day there: the next one is`,
+    }),
+  }),
+);
 
-export const dropPointsQuerySchema = z.object({ zip: zip('zip'), radius: radiusSchema, page: pageSchema });
+export const carrierInfoQuerySchema = builtOnUse(() => z.object({ zip: zip('zip'), city: optionalText('city') }));
+
+export const dropPointsQuerySchema = builtOnUse(() => z.object({ zip: zip('zip'), radius: radiusSchema(), page: pageSchema() }));
 
 /** A path parameter (station number, country code, drop-point id). */
 export const pathParamSchema = (name: string) =>
@@ -259,22 +294,24 @@ export const pathParamSchema = (name: string) =>
  * Cities are matched by their letters and digits, accents dropped (placeKey): text without one
  * (`中`, `!!!`) can match no city, and says so rather than answering an empty page.
  */
-const cityFilter = z.optional(
-  withMeta(
-    typedText(z.string({ error: 'city must be a string' }).check(z.maxLength(200, { error: 'city must be at most 200 characters' })), 'city')
-      .check(z.refine(hasText, NOT_EMPTY('city')))
-      .check(
-        z.refine((city: string) => !hasText(city) || placeKey(city) !== '', {
-          error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
-        }),
-      ),
-    {
-      description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
-      // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+const cityFilter = once(() =>
+  z.optional(
+    withMeta(
+      typedText(z.string({ error: 'city must be a string' }).check(z.maxLength(200, { error: 'city must be at most 200 characters' })), 'city')
+        .check(z.refine(hasText, NOT_EMPTY('city')))
+        .check(
+          z.refine((city: string) => !hasText(city) || placeKey(city) !== '', {
+            error: (issue) => `city must contain a letter or digit (A-Z, 0-9, accents allowed): ${JSON.stringify(String(issue.input).slice(0, 20))} has none`,
+          }),
+        ),
+      {
+        description: 'Only locations in this city; it must contain a letter or digit (A-Z, 0-9; accented letters count as theirs)',
+        // The document's pattern asks for an ASCII letter or digit: what accents come down to is placeKey's, not a pattern's.
+        override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+          jsonSchema.allOf = [...((jsonSchema.allOf as unknown[] | undefined) ?? []), { pattern: '[A-Za-z0-9]' }];
+        },
       },
-    },
+    ),
   ),
 );
 
@@ -302,21 +339,23 @@ const requiredAs = <S extends z.ZodMiniType<unknown, string>>(name: string, sche
 
 /** The query of each lookup parameter's list endpoint. */
 const LOCATIONS_QUERIES = {
-  zip: z.object({ zip: zip('zip'), city: cityFilter, page: pageSchema }),
-  state: z.object({ state: requiredAs('state', stateText()), city: cityFilter, page: pageSchema }),
-  region: z.object({
-    region: withMeta(
-      z.pipe(
-        requiredText('region'),
-        z.transform((s: string) => s.toLowerCase()),
+  zip: builtOnUse(() => z.object({ zip: zip('zip'), city: cityFilter(), page: pageSchema() })),
+  state: builtOnUse(() => z.object({ state: requiredAs('state', stateText()), city: cityFilter(), page: pageSchema() })),
+  region: builtOnUse(() =>
+    z.object({
+      region: withMeta(
+        z.pipe(
+          requiredText('region'),
+          z.transform((s: string) => s.toLowerCase()),
+        ),
+        { description: 'One of the regions of the carrier' },
       ),
-      { description: 'One of the regions of the carrier' },
-    ),
-    city: cityFilter,
-    page: pageSchema,
-  }),
-  country_code: z.object({ country_code: requiredAs('country_code', countryCode('country_code')), city: cityFilter, page: pageSchema }),
-  country: z.object({ country: requiredAs('country', countryCode('country')), city: cityFilter, page: pageSchema }),
+      city: cityFilter(),
+      page: pageSchema(),
+    }),
+  ),
+  country_code: builtOnUse(() => z.object({ country_code: requiredAs('country_code', countryCode('country_code')), city: cityFilter(), page: pageSchema() })),
+  country: builtOnUse(() => z.object({ country: requiredAs('country', countryCode('country')), city: cityFilter(), page: pageSchema() })),
 } as const;
 
 type LocationsQueries = typeof LOCATIONS_QUERIES;
@@ -326,11 +365,13 @@ export function locationsQuerySchemaFor(carrier: Pick<Carrier, 'lookup'>): Locat
   return LOCATIONS_QUERIES[carrier.lookup];
 }
 
-const coverageFilter = z.object({
-  state: z.optional(stateText()),
-  country_code: z.optional(countryCode('country_code')),
-});
-const coverageOfState = z.extend(coverageFilter, { state: requiredAs('state', stateText()) });
+const coverageObject = () =>
+  z.object({
+    state: z.optional(stateText()),
+    country_code: z.optional(countryCode('country_code')),
+  });
+const coverageFilter = builtOnUse(coverageObject);
+const coverageOfState = builtOnUse(() => z.extend(coverageObject(), { state: requiredAs('state', stateText()) }));
 
 /** Coverage statistics: `state` narrows, and is required for carriers listed by served ZIP (as docs/http-api.md has it). */
 export function coverageQuerySchemaFor(carrier: Pick<Carrier, 'lookup' | 'pointsServed'>): typeof coverageFilter | typeof coverageOfState {
@@ -350,16 +391,20 @@ const stringListSchema = (field: string, entry: RegExp, description: string) =>
     { description, override: { minItems: 1, maxItems: BATCH_LIMIT, uniqueItems: true } },
   );
 
-export const zipBatchSchema = z.object({
-  zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
-});
-const countryBatchSchema = z.object({
-  country_codes: stringListSchema(
-    'country_codes',
-    COUNTRY,
-    'Unique ISO 3166-1 alpha-2 codes, any case (`us` repeats `US`), up to the plan batch limit',
-  ),
-});
+export const zipBatchSchema = builtOnUse(() =>
+  z.object({
+    zips: stringListSchema('zips', ZIP, 'Unique ZIPs (5 digits or ZIP+4, answered by their 5 digits: `60601-1234` repeats `60601`), up to the plan batch limit'),
+  }),
+);
+const countryBatchSchema = builtOnUse(() =>
+  z.object({
+    country_codes: stringListSchema(
+      'country_codes',
+      COUNTRY,
+      'Unique ISO 3166-1 alpha-2 codes, any case (`us` repeats `US`), up to the plan batch limit',
+    ),
+  }),
+);
 
 /** The list field of a carrier's batch body: country codes for carriers listed by country code, else ZIPs. */
 export function batchFieldFor(carrier: Pick<Carrier, 'lookup'>): 'zips' | 'country_codes' {

@@ -4,7 +4,7 @@
 
 import type * as z from '../../engine/zod.js';
 import type { ResponseName } from '../../engine/responses.js';
-import { parseInput } from '../../engine/requests.js';
+import { type ObjectSchema, parseInput } from '../../engine/requests.js';
 import type { ApiKeyRecord } from './keys.js';
 import type { Query } from './request.js';
 
@@ -73,10 +73,10 @@ export interface Route {
   /** A request with inputs from the loaded data, shown with its answer in the document; undefined when the data has none. */
   example?: (() => ExampleInput | undefined) | undefined;
   links?: (() => Record<string, RouteLink>) | undefined;
-  query?: z.ZodMiniObject | undefined;
+  query?: ObjectSchema | undefined;
   /** Path parameters the engine reads with a schema of their own (a country code); others are any text. */
   pathParams?: Readonly<Record<string, z.ZodMiniType>> | undefined;
-  body?: z.ZodMiniObject | undefined;
+  body?: ObjectSchema | undefined;
   /** The 200 body's schema, by its name in responses.ts; the document reads the schema. */
   response: ResponseName;
   /** Query parameters that may be repeated (`?carriers=a&carriers=b`); any other repeated one is a 400. */
@@ -95,16 +95,16 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-type Parsed<S> = S extends z.ZodMiniObject ? z.output<S> : undefined;
+type Parsed<S> = S extends ObjectSchema ? z.output<S> : undefined;
 
-export interface RouteDefinition<Q extends z.ZodMiniObject | undefined, B extends z.ZodMiniObject | undefined>
+export interface RouteDefinition<Q extends ObjectSchema | undefined, B extends ObjectSchema | undefined>
   extends Omit<Route, 'query' | 'body' | 'answer'> {
   query?: Q;
   body?: B;
   answer(input: { query: Parsed<Q>; body: Parsed<B>; params: Record<string, string>; key: ApiKeyRecord }): unknown;
 }
 
-export function defineRoute<Q extends z.ZodMiniObject | undefined = undefined, B extends z.ZodMiniObject | undefined = undefined>(
+export function defineRoute<Q extends ObjectSchema | undefined = undefined, B extends ObjectSchema | undefined = undefined>(
   definition: RouteDefinition<Q, B>,
 ): Route {
   const { query, body, answer } = definition;

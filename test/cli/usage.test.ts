@@ -55,14 +55,14 @@ describe('--help on every command', () => {
 
   it.each(Object.entries(LOOKUP_ENDPOINTS))('%s takes the query parameters of GET %s (and --geojson where it answers GeoJSON)', async (command, path) => {
     const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
-    const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
+    const params = Object.keys(route.query!._zod.innerType.shape).map((name) => `--${name}`);
     const geojson = route.geojson ? ['--geojson'] : [];
     expect(await helpOptions(command)).toEqual([...params, ...geojson, '--data', '--help', '--json', '--snapshot'].sort());
   });
 
   it.each(Object.entries(SCHEDULE_ENDPOINTS))('%s takes --carrier and the query parameters of GET %s', async (command, path) => {
     const route = buildRoutes(sampleEngine()).find((r) => r.method === 'GET' && r.path === path)!;
-    const params = Object.keys(route.query!.shape).map((name) => `--${name}`);
+    const params = Object.keys(route.query!._zod.innerType.shape).map((name) => `--${name}`);
     expect(await helpOptions(command)).toEqual([...params, '--carrier', '--data', '--help', '--json', '--snapshot'].sort());
   });
 

@@ -75,7 +75,7 @@ const request = fc.record({
  * query strings built from the route's own parameter names, sometimes repeated.
  */
 const routedRequest = fc.constantFrom(...routes).chain((route) => {
-  const names = Object.keys(route.query?.shape ?? {});
+  const names = Object.keys(route.query?._zod.innerType.shape ?? {});
   const name = names.length ? fc.oneof(fc.constantFrom(...names), paramName) : paramName;
   return fc.record({
     method: fc.constant(route.method),
