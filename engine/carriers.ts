@@ -22,65 +22,72 @@ export const isoDateSchema = (field: string) =>
     );
 
 /** The days the carrier neither picks up nor delivers: a named calendar, its own dates, or both. */
-const holidaysSchema = z
-  .strictObject(
-    {
-      calendar: z.optional(z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) })),
-      dates: z.optional(
-        z.array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') }).check(
-          z.refine((dates: string[]) => new Set(dates).size === dates.length, {
-            error: (issue) => {
-              const dates = issue.input as string[];
-              return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
-            },
-          }),
+const holidaysSchema = () =>
+  z
+    .strictObject(
+      {
+        calendar: z.optional(z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) })),
+        dates: z.optional(
+          z.array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') }).check(
+            z.refine((dates: string[]) => new Set(dates).size === dates.length, {
+              error: (issue) => {
+                const dates = issue.input as string[];
+                return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
+              },
+            }),
+          ),
         ),
+      },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `holidays: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (it has "calendar" and "dates")`
+            : 'holidays must be an object: { "calendar": "us-ltl", "dates": ["2026-12-24"] }',
+      },
+    )
+    .check(
+      z.refine((h) => h.calendar !== undefined || (h.dates?.length ?? 0) > 0, {
+        error: 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out',
+      }),
+    );
+
+/**
+ * A carrier of carriers.json, as the build checks it. Built on its first use: the query runtime
+ * loads carriers a build has checked and compiled, and never builds it.
+ */
+export const carrierSchema = z.lazy(() =>
+  z.strictObject(
+    {
+      id: z.string({ error: says('id', 'must be text') }).check(
+        z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
+          error: says('id', 'must be lower-case letters, digits and dashes (at most 40), such as "my-carrier"'),
+        }),
       ),
+      name: z.string({ error: says('name', 'must be text') }).check(z.minLength(1, { error: () => 'name is required' })),
+      scac: z.string({ error: says('scac', 'must be text') }).check(z.regex(/^[A-Z0-9]{2,4}$/, { error: says('scac', 'must be 2-4 upper-case letters or digits') })),
+      kind: z.enum(['ltl', 'freight', 'worldwide', 'postal'], { error: says('kind', 'must be one of ltl, freight, worldwide, postal') }),
+      /** In the unified endpoints' scope. */
+      unified: flag('unified'),
+      /** Accepted by can-reach. */
+      canReach: flag('canReach'),
+      /** The query parameter of its list endpoint. */
+      lookup: z.enum(['zip', 'country_code', 'region', 'state', 'country'], {
+        error: says('lookup', 'must be one of zip, country_code, region, state, country'),
+      }),
+      /** Service days, transit times and carrier metadata from its points-served rows. */
+      schedules: z._default(flag('schedules'), false),
+      /** The path word of its page of the points a terminal serves: `/station/:num` or `/terminal/:num`. */
+      terminalRoute: z._default(z.enum(['station', 'terminal'], { error: says('terminalRoute', 'must be "station" or "terminal"') }), 'terminal'),
+      /** Days without pickup or delivery, skipped by the schedule endpoints. */
+      holidays: z.optional(holidaysSchema()),
     },
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
-          ? `holidays: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (it has "calendar" and "dates")`
-          : 'holidays must be an object: { "calendar": "us-ltl", "dates": ["2026-12-24"] }',
+          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+          : 'each carrier must be an object: { "id": ..., "name": ..., ... }',
     },
-  )
-  .check(
-    z.refine((h) => h.calendar !== undefined || (h.dates?.length ?? 0) > 0, {
-      error: 'holidays names no calendar and no date: give "calendar", "dates" or both, or leave holidays out',
-    }),
-  );
-
-export const carrierSchema = z.strictObject(
-  {
-    id: z.string({ error: says('id', 'must be text') }).check(
-      z.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
-        error: says('id', 'must be lower-case letters, digits and dashes (at most 40), such as "my-carrier"'),
-      }),
-    ),
-    name: z.string({ error: says('name', 'must be text') }).check(z.minLength(1, { error: () => 'name is required' })),
-    scac: z.string({ error: says('scac', 'must be text') }).check(z.regex(/^[A-Z0-9]{2,4}$/, { error: says('scac', 'must be 2-4 upper-case letters or digits') })),
-    kind: z.enum(['ltl', 'freight', 'worldwide', 'postal'], { error: says('kind', 'must be one of ltl, freight, worldwide, postal') }),
-    /** In the unified endpoints' scope. */
-    unified: flag('unified'),
-    /** Accepted by can-reach. */
-    canReach: flag('canReach'),
-    /** The query parameter of its list endpoint. */
-    lookup: z.enum(['zip', 'country_code', 'region', 'state', 'country'], {
-      error: says('lookup', 'must be one of zip, country_code, region, state, country'),
-    }),
-    /** Service days, transit times and carrier metadata from its points-served rows. */
-    schedules: z._default(flag('schedules'), false),
-    /** The path word of its page of the points a terminal serves: `/station/:num` or `/terminal/:num`. */
-    terminalRoute: z._default(z.enum(['station', 'terminal'], { error: says('terminalRoute', 'must be "station" or "terminal"') }), 'terminal'),
-    /** Days without pickup or delivery, skipped by the schedule endpoints. */
-    holidays: z.optional(holidaysSchema),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-        : 'each carrier must be an object: { "id": ..., "name": ..., ... }',
-  },
+  ),
 );
 
 /**

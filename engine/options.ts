@@ -38,24 +38,30 @@ export const engineOptionsSchema = optionsObject(
 
 const WHOLE = 'maxPerRequest must be a whole number of at least 1';
 
-export const batchOptionsSchema = optionsObject({
-  // NaN and Infinity are numbers to JavaScript, out of range here.
-  maxPerRequest: z.optional(
-    z.number({ error: (issue) => (typeof issue.input === 'number' ? WHOLE : 'maxPerRequest must be a number') }).check(z.int({ error: WHOLE }), z.minimum(1, { error: WHOLE })),
-  ),
-});
+// The options of a batch and of the schedule queries: built on their first use, as the queries'
+// own schemas are (requests.ts), since a start calls neither.
+export const batchOptionsSchema = z.lazy(() =>
+  optionsObject({
+    // NaN and Infinity are numbers to JavaScript, out of range here.
+    maxPerRequest: z.optional(
+      z.number({ error: (issue) => (typeof issue.input === 'number' ? WHOLE : 'maxPerRequest must be a number') }).check(z.int({ error: WHOLE }), z.minimum(1, { error: WHOLE })),
+    ),
+  }),
+);
 
 /** From the first instant of the first date a query may name to the last of the last: its local date is then one as well, give or take the day that time zones shift it. */
 const EARLIEST = Date.parse(`${DATE_RANGE.from}T00:00:00Z`);
 const LATEST = Date.parse(`${DATE_RANGE.to}T23:59:59.999Z`);
 
-export const serviceDaysOptionsSchema = optionsObject({
-  now: z.optional(
-    z
-      .date({ error: 'now must be a valid Date' })
-      .check(z.refine((d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST, { error: `now must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}, as date must` })),
-  ),
-});
+export const serviceDaysOptionsSchema = z.lazy(() =>
+  optionsObject({
+    now: z.optional(
+      z
+        .date({ error: 'now must be a valid Date' })
+        .check(z.refine((d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST, { error: `now must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}, as date must` })),
+    ),
+  }),
+);
 
 export const checkedOptions = <S extends z.ZodMiniType>(schema: S, options: unknown): NonNullable<z.output<S>> =>
   (parseWithZod(schema, options) ?? {}) as NonNullable<z.output<S>>;
