@@ -7,7 +7,7 @@
 // `bundleForNode` is also how `npm run build:lambda` bundles the Lambda handler (build-lambda.ts).
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -52,14 +52,45 @@ const builtinsByRequire: Plugin = {
       const name = args.path.replace(/^node:/, '');
       // A require() of a built-in module stays as esbuild leaves it: a call of the banner's require.
       if ((args.kind !== 'import-statement' && args.kind !== 'dynamic-import') || !builtins.has(name)) return undefined;
-      return { path: name, namespace: 'node-builtin' };
+      return { path: name, namespace: args.kind === 'import-statement' ? 'node-builtin' : COMMONJS_BUILTIN };
     });
-    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+    // The module's CommonJS form, for what the ES form below takes from it; dropped when unused.
+    build.onResolve({ filter: /^commonjs-builtin:/ }, (args) => ({ path: args.path.slice('commonjs-builtin:'.length), namespace: COMMONJS_BUILTIN, sideEffects: false }));
+    // An import statement names what it takes, so the module it gets is an ES module of the
+    // built-in's exports, each read from the required module as that ES module loads: the bundler
+    // keeps only those some importer names. As a CommonJS module, each importer of it would get a
+    // namespace made of a getter for every export (__toESM): about 1,200 getters defined at a
+    // Lambda start, 2 ms. An export that is itself a getter, which loads more of Node when read
+    // (`fs.promises`, `fs.ReadStream`), comes from the CommonJS form, read only when used; so does
+    // a dynamic import, which takes the whole namespace (`node:http` has exports that load undici).
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const id = `node:${args.path}`;
+      const module = builtinRequire(id) as Record<string, unknown>;
+      const names = Object.getOwnPropertyNames(module).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      const isGetter = (name: string) => Object.getOwnPropertyDescriptor(module, name)?.get !== undefined;
+      const read = names.filter((name) => !isGetter(name)).map((name) => `export var ${name} = /* @__PURE__ */ (() => m.${name})();`);
+      const lazy = names.filter(isGetter);
+      return {
+        contents: [
+          `const m = require(${JSON.stringify(id)});`,
+          'export default m;',
+          ...read,
+          ...(lazy.length ? [`export { ${lazy.join(', ')} } from ${JSON.stringify(`commonjs-builtin:${args.path}`)};`] : []),
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+    build.onLoad({ filter: /.*/, namespace: COMMONJS_BUILTIN }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(`node:${args.path}`)});`,
       loader: 'js',
     }));
   },
 };
+
+const COMMONJS_BUILTIN = 'node-builtin-commonjs';
+
+/** Node's own modules as this process has them: their export names are the bundles' too. */
+const builtinRequire = createRequire(import.meta.url);
 
 /**
  * The Lambda folder also bundles ioredis, whose error path reads __dirname; it is never bundled again.
