@@ -8,7 +8,7 @@
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 
@@ -132,6 +132,11 @@ export interface NodeBundle {
   chunkNames?: string;
   /** More plugins, after the one that takes Node's modules with require(). */
   plugins?: Plugin[];
+  /**
+   * A module whose whole graph is to be one chunk (see startInOneChunk): the graph a start of the
+   * bundles loads.
+   */
+  oneChunk?: string;
 }
 
 /**
@@ -140,7 +145,7 @@ export interface NodeBundle {
  * server) goes to chunks of its own that the others never read.
  */
 export async function bundleForNode(options: NodeBundle): Promise<void> {
-  await build({
+  const bundle: BuildOptions = {
     entryPoints: options.entryPoints,
     outdir: options.outdir,
     ...(options.outExtension ? { outExtension: options.outExtension } : {}),
@@ -162,7 +167,53 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     // build is one file a package, all of which a DynamoDB store's first answer compiled.
     mainFields: ['module', 'main'],
     logLevel: 'warning',
-  });
+  };
+  const plugins = bundle.plugins!;
+  if (options.oneChunk) plugins.push(await startInOneChunk(options.oneChunk, bundle));
+  await build(bundle);
+}
+
+/**
+ * esbuild gives each module the chunk of the set of chunk roots (the entry points and the targets
+ * of dynamic imports) that reach it, so a graph reached by several roots in different ways comes
+ * out split over a file for each such set: the library's import read eight files (its entry, the
+ * engine, zod, the snapshot's reader, the errors, ...), where each ES module file a start loads
+ * costs its resolution, read, compile and link. Every root that does not already is made to import
+ * `module` too, by a line added to its source: the module's graph is then reached by every root,
+ * and is one chunk. A first pass over the same options finds the dynamic imports' targets.
+ *
+ * The other roots' starts pay nothing in practice: an application of `/http` or `/express` holds
+ * an engine, so it has loaded the engine's graph anyway, and a chunk loaded by a dynamic import
+ * runs in a process whose start loaded it.
+ */
+async function startInOneChunk(module: string, bundle: BuildOptions): Promise<Plugin> {
+  const { metafile } = await build({ ...bundle, write: false, metafile: true, minify: false, sourcemap: false });
+  // The metafile's paths are the working directory's.
+  const inputs = new Map(Object.entries(metafile.inputs).map(([path, input]) => [resolve(path), input]));
+  const roots = new Set(Object.values(bundle.entryPoints as Record<string, string>));
+  for (const input of inputs.values()) {
+    for (const imported of input.imports) if (imported.kind === 'dynamic-import' && !imported.external) roots.add(resolve(imported.path));
+  }
+  // The graph itself: a module of it importing the module would make a cycle.
+  const graph = new Set<string>();
+  const walk = (path: string) => {
+    if (graph.has(path)) return;
+    graph.add(path);
+    for (const imported of inputs.get(path)?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) walk(resolve(imported.path));
+  };
+  walk(module);
+  const ownCode = (path: string) => /\.[jt]s$/.test(path) && !path.includes(`${sep}node_modules${sep}`);
+  const importing = new Set([...roots].filter((root) => ownCode(root) && !graph.has(root)));
+  return {
+    name: 'start-in-one-chunk',
+    setup(build) {
+      build.onLoad({ filter: /\.[jt]s$/ }, (args) =>
+        importing.has(args.path)
+          ? { contents: `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(module)};\n`, loader: args.path.endsWith('.ts') ? 'ts' : 'js' }
+          : undefined,
+      );
+    },
+  };
 }
 
 /** Where the package's entries go (package.json's `exports` and `bin` name these files). */
@@ -195,7 +246,7 @@ export async function buildPackageBundles(outDir = PACKAGE_BUNDLE_DIR): Promise<
   const entryPoints = Object.fromEntries(Object.entries(PACKAGE_ENTRIES).map(([name, module]) => [name, codeFile(module)]));
   // Minified, which an application's every start of the package pays less for, with the source
   // maps that give its stack traces back the package's names and lines.
-  await bundleForNode({ entryPoints, outdir: outDir, external: peerDependencies(), minify: true, sourceMaps: true });
+  await bundleForNode({ entryPoints, outdir: outDir, external: peerDependencies(), minify: true, sourceMaps: true, oneChunk: codeFile('engine/index') });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

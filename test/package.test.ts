@@ -213,6 +213,9 @@ describe('installed with scripts off into an empty project', () => {
     expect(engine.stdout).toBe(expected);
     expect(engine.files).toContain(join(bundleDir(), 'index.js'));
     expect(engine.files.filter((f) => !f.startsWith(bundleDir()))).toEqual([join(app, 'search.mjs')]);
+    // Two files: the entry and the one chunk of the whole engine, where each file a start loads
+    // costs its resolution, read and compile (build-bundles.ts, startInOneChunk).
+    expect(engine.files.filter((f) => f.startsWith(bundleDir()))).toEqual([join(bundleDir(), 'index.js'), expect.stringMatching(/\/chunk-\w+\.js$/)]);
     // zod and kdbush, which the engine uses, are inside the bundle; the adapters' and the build's
     // dependencies, and their code, are in files the engine entry never loads.
     const inside = bundledIn(engine.files);
