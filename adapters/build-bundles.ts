@@ -89,6 +89,47 @@ const builtinsByRequire: Plugin = {
 
 const COMMONJS_BUILTIN = 'node-builtin-commonjs';
 
+/**
+ * Node modules the logger's packages require as they load, for code a start never runs: pino's
+ * check for an asynchronous log written from a worker thread (`worker_threads`), its worker-thread
+ * transports (thread-stream, which loads `worker_threads` and `assert`), and sonic-boom's check of
+ * a stream it closes (`assert`). Each of those requires is moved to where its code runs, in the
+ * copies pino loads, edited as esbuild reads them. Node's two modules took about 2 ms of a fresh
+ * process, and 6 with the options Lambda's runtime gives node, under which each of Node's modules
+ * is compiled afresh. A version of a package whose code no longer reads as expected fails the
+ * build, rather than quietly bundling the requires as they were.
+ */
+const REQUIRED_ON_USE: Record<string, [from: string, to: string][]> = {
+  './lib/tools.js': [
+    ["const { isMainThread } = require('worker_threads')", "const isMainThread = () => require('worker_threads').isMainThread"],
+    ['if (!opts.sync && isMainThread) {', 'if (!opts.sync && isMainThread()) {'],
+  ],
+  './lib/transport.js': [
+    ["const ThreadStream = require('thread-stream')", "const threadStream = () => require('thread-stream')"],
+    ['new ThreadStream({', 'new (threadStream())({'],
+  ],
+  'sonic-boom': [["const assert = require('assert')", "const assert = (...args) => require('assert')(...args)"]],
+};
+
+const requiredOnUse: Plugin = {
+  name: 'required-on-use',
+  setup(build) {
+    // The files as pino resolves them (pino-pretty carries a sonic-boom of its own, left as it is).
+    const pino = createRequire(builtinRequire.resolve('pino'));
+    const edits = new Map(Object.entries(REQUIRED_ON_USE).map(([module, replaced]) => [pino.resolve(module), replaced]));
+    build.onLoad({ filter: /[\\/]node_modules[\\/](pino|sonic-boom)[\\/]/ }, (args) => {
+      const replaced = edits.get(args.path);
+      if (replaced === undefined) return undefined;
+      let contents = readFileSync(args.path, 'utf8');
+      for (const [from, to] of replaced) {
+        if (contents.split(from).length !== 2) throw new Error(`${args.path}: expected "${from}" once, to require its module where it is used; read the package's new code`);
+        contents = contents.replace(from, to);
+      }
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 /** Node's own modules as this process has them: their export names are the bundles' too. */
 const builtinRequire = createRequire(import.meta.url);
 
@@ -159,7 +200,7 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     platform: 'node',
     target: `node${NODE_TARGET_MAJOR}`,
     banner: { js: options.fileGlobals ? `${FILE_BANNER}\n${REQUIRE_BANNER}` : REQUIRE_BANNER },
-    plugins: [builtinsByRequire, ...(options.plugins ?? [])],
+    plugins: [builtinsByRequire, requiredOnUse, ...(options.plugins ?? [])],
     legalComments: 'none',
     // A package's ES build before its CommonJS one, where it has both and no `exports` to choose:
     // the AWS SDK's, whose ES modules esbuild can tree-shake and whose credential providers it
