@@ -273,14 +273,15 @@ describe('the built Lambda bundle', () => {
     expect(lines.filter((l) => l.msg === 'request').map((l) => [l.requestId, l.status])).toEqual([['first', 200], ['second', 200], ['third', 200]]);
   }, 60_000);
 
-  it('loads none of the parts of Node it does not use to start and answer: no node:crypto, fs/promises, readline, file streams, worker_threads or assert', async () => {
+  it('loads none of the parts of Node it does not use to start and answer: no node:crypto, fs/promises, readline, file streams, worker_threads, assert or perf_hooks', async () => {
     // What Node loads for an ES import of `node:fs` and `node:crypto`: their ES facades read every
     // export, lazy ones included. The bundle takes Node's modules with require(). What Node's own ES
     // module loader loads for a file (on Node 20, fs/promises) is loaded first, by an empty module.
     // node:crypto is not needed either: keys are hashed in JavaScript, and an invocation's request
     // id is Lambda's (the context's awsRequestId). pino's and sonic-boom's requires of worker_threads
     // and assert are made where the code that uses them runs, which a start does not
-    // (build-bundles.ts, REQUIRED_ON_USE).
+    // (build-bundles.ts, REQUIRED_ON_USE). A request's log line is timed with process.hrtime, which
+    // Node has loaded, where the global `performance` loads perf_hooks.
     const empty = join(dir, 'empty.mjs');
     writeFileSync(empty, 'export {};\n');
     const runner = `
@@ -295,7 +296,7 @@ describe('the built Lambda bundle', () => {
     expect(status).toBe(200);
     // It did load Node's modules: zlib (the tables' CRC-32), os (the log's host name).
     expect(loaded).toEqual(expect.arrayContaining(['NativeModule zlib', 'NativeModule os']));
-    const unused = ['crypto', 'internal/crypto/hash', 'internal/crypto/webcrypto', 'internal/fs/promises', 'internal/fs/streams', 'internal/readline/interface', 'worker_threads', 'assert'];
+    const unused = ['crypto', 'internal/crypto/hash', 'internal/crypto/webcrypto', 'internal/fs/promises', 'internal/fs/streams', 'internal/readline/interface', 'worker_threads', 'assert', 'perf_hooks'];
     expect(loaded.filter((m) => unused.includes(m.replace(/^NativeModule /, '')))).toEqual([]);
   }, 60_000);
 
