@@ -96,19 +96,35 @@ const COMMONJS_BUILTIN = 'node-builtin-commonjs';
  * a stream it closes (`assert`). Each of those requires is moved to where its code runs, in the
  * copies pino loads, edited as esbuild reads them. Node's two modules took about 2 ms of a fresh
  * process, and 6 with the options Lambda's runtime gives node, under which each of Node's modules
- * is compiled afresh. A version of a package whose code no longer reads as expected fails the
- * build, rather than quietly bundling the requires as they were.
+ * is compiled afresh.
+ *
+ * The name a file gives what it requires (`required`) becomes a function that requires it, and
+ * each use of the name is an edit; the uses are counted first. A version of a package that uses
+ * the name once more, or whose code otherwise reads differently, fails the build rather than
+ * being bundled with a use the edits missed.
  */
-const REQUIRED_ON_USE: Record<string, [from: string, to: string][]> = {
-  './lib/tools.js': [
-    ["const { isMainThread } = require('worker_threads')", "const isMainThread = () => require('worker_threads').isMainThread"],
-    ['if (!opts.sync && isMainThread) {', 'if (!opts.sync && isMainThread()) {'],
-  ],
-  './lib/transport.js': [
-    ["const ThreadStream = require('thread-stream')", "const threadStream = () => require('thread-stream')"],
-    ['new ThreadStream({', 'new (threadStream())({'],
-  ],
-  'sonic-boom': [["const assert = require('assert')", "const assert = (...args) => require('assert')(...args)"]],
+const REQUIRED_ON_USE: Record<string, { required: string; edits: [from: string, to: string][] }> = {
+  './lib/tools.js': {
+    required: 'isMainThread',
+    edits: [
+      ["const { isMainThread } = require('worker_threads')", "const isMainThreadOnUse = () => require('worker_threads').isMainThread"],
+      ['if (!opts.sync && isMainThread) {', 'if (!opts.sync && isMainThreadOnUse()) {'],
+    ],
+  },
+  './lib/transport.js': {
+    required: 'ThreadStream',
+    edits: [
+      ["const ThreadStream = require('thread-stream')", "const threadStreamOnUse = () => require('thread-stream')"],
+      ['new ThreadStream({', 'new (threadStreamOnUse())({'],
+    ],
+  },
+  'sonic-boom': {
+    required: 'assert',
+    edits: [
+      ["const assert = require('assert')", "const assertOnUse = () => require('assert')"],
+      ["  assert(typeof sonic.fd === 'number',", "  assertOnUse()(typeof sonic.fd === 'number',"],
+    ],
+  },
 };
 
 const requiredOnUse: Plugin = {
@@ -116,13 +132,17 @@ const requiredOnUse: Plugin = {
   setup(build) {
     // The files as pino resolves them (pino-pretty carries a sonic-boom of its own, left as it is).
     const pino = createRequire(builtinRequire.resolve('pino'));
-    const edits = new Map(Object.entries(REQUIRED_ON_USE).map(([module, replaced]) => [pino.resolve(module), replaced]));
+    const files = new Map(Object.entries(REQUIRED_ON_USE).map(([module, file]) => [pino.resolve(module), file]));
     build.onLoad({ filter: /[\\/]node_modules[\\/](pino|sonic-boom)[\\/]/ }, (args) => {
-      const replaced = edits.get(args.path);
-      if (replaced === undefined) return undefined;
+      const file = files.get(args.path);
+      if (file === undefined) return undefined;
+      const unexpected = (what: string) => new Error(`${args.path}: ${what}, where its require was to be moved to its use; read the package's new code`);
       let contents = readFileSync(args.path, 'utf8');
-      for (const [from, to] of replaced) {
-        if (contents.split(from).length !== 2) throw new Error(`${args.path}: expected "${from}" once, to require its module where it is used; read the package's new code`);
+      const uses = (text: string) => text.match(new RegExp(`\\b${file.required}\\b`, 'g'))?.length ?? 0;
+      const edited = file.edits.reduce((count, [from]) => count + uses(from), 0);
+      if (uses(contents) !== edited) throw unexpected(`"${file.required}" is named ${uses(contents)} times, of which the edits take ${edited}`);
+      for (const [from, to] of file.edits) {
+        if (contents.split(from).length !== 2) throw unexpected(`expected "${from}" once`);
         contents = contents.replace(from, to);
       }
       return { contents, loader: 'js' };
