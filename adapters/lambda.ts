@@ -4,9 +4,11 @@
 
 import { existsSync } from 'node:fs';
 import type { Context } from 'aws-lambda';
+import type { Logger } from 'pino';
 import { besideCode } from '../engine/package-files.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
+import { SERVICE_KEY } from './http/keys.js';
 import type { HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
 import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
@@ -90,21 +92,43 @@ function bundledSnapshots(): { defaultSnapshot?: string | undefined; sampleSnaps
  */
 function containerTarget(): { get: () => Promise<LambdaTarget>; ready: Promise<void> } {
   let target: Promise<LambdaTarget> | undefined;
-  const start = async (): Promise<LambdaTarget> => {
+  const start = async (inInit: boolean): Promise<LambdaTarget> => {
     const config = readConfig(process.env, 'lambda');
     const service = await startService(config, { runtime: 'lambda', ...bundledSnapshots() });
+    if (inInit) warmSearch(service.core, service.logger);
     return { core: service.core, basePath: config.basePath };
   };
-  const get = () =>
-    (target ??= start().catch((err: unknown) => {
+  const get = (inInit = false) =>
+    (target ??= start(inInit).catch((err: unknown) => {
       // A failed start is retried on the next invocation rather than cached for the container's life.
       target = undefined;
       throw err;
     }));
   // A failure is logged now, in the init phase's log, and is not an unhandled rejection; the first
   // invocation starts again, and answers 500 if that fails too.
-  const ready = process.env.AWS_LAMBDA_FUNCTION_NAME ? get().then(() => {}, logStartFailure) : Promise.resolve();
-  return { get, ready };
+  const ready = process.env.AWS_LAMBDA_FUNCTION_NAME ? get(true).then(() => {}, logStartFailure) : Promise.resolve();
+  return { get: () => get(), ready };
+}
+
+/**
+ * Asks the API's main query once, as its example in the API's document asks it (a ZIP of the
+ * data), with no key and no quota: the tables a search reads are then read and checked, and its
+ * code compiled, in the init phase rather than in the first request. AWS runs an on-demand
+ * function's init phase with a whole vCPU and its invocations with the function's share of one (a
+ * 128 MB function's is 128/1,769 of a vCPU), and provisioned concurrency runs the init phase before
+ * any request arrives. The other endpoints' tables are left to the queries that read them. A
+ * failure (a damaged table) is logged, and fails the queries that read that table, as it would
+ * have without this.
+ */
+function warmSearch(core: App, logger: Logger): void {
+  const route = core.routes.find((r) => r.method === 'GET' && r.path === '/api/locations');
+  if (route?.example === undefined) return;
+  try {
+    const example = route.example();
+    if (example !== undefined) route.answer({ query: {}, params: {}, body: undefined, ...example, key: SERVICE_KEY });
+  } catch (err) {
+    logger.warn({ err }, "the start's search failed: the queries that read the same tables will too");
+  }
 }
 
 const container = containerTarget();
@@ -113,11 +137,12 @@ export const handler = createLambdaHandler(container.get);
 
 /**
  * Settles when the container's start, begun as this module loads inside Lambda, has ended: its
- * snapshot opened and its store's client made and connected (Redis's handshake, DynamoDB's check
- * of its table). It never rejects: a failed start is logged, and the first invocation tries again.
- * Outside Lambda it is settled at once. The start goes on past the module's load (a store's client
- * is loaded with a dynamic import); an ES module entry that awaits this at its top level (`await
- * ready`) ends Lambda's init phase with the service ready, so that a provisioned container answers
- * its first request from memory. The Lambda folder's entry (lambda-function.ts) does.
+ * snapshot opened, the tables of a search read (warmSearch), and its store's client made and
+ * connected (Redis's handshake, DynamoDB's check of its table). It never rejects: a failed start is
+ * logged, and the first invocation tries again. Outside Lambda it is settled at once. The start
+ * goes on past the module's load (a store's client is loaded with a dynamic import); an ES module
+ * entry that awaits this at its top level (`await ready`) ends Lambda's init phase with the service
+ * ready, so that a provisioned container answers its first request from memory. The Lambda
+ * folder's entry (lambda-function.ts) does.
  */
 export const ready: Promise<void> = container.ready;

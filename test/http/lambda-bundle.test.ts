@@ -144,6 +144,7 @@ describe('the built Lambda bundle', () => {
 
   const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
   const health = httpApiEvent({ method: 'GET', path: '/api/health' });
+  const search = { method: 'GET', path: '/api/locations', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
 
   it('inside Lambda loads its data while the container initialises, before the first event', async () => {
     // The snapshot is moved away after the import: only a container that loaded it then can answer.
@@ -183,6 +184,25 @@ describe('the built Lambda bundle', () => {
       process.exit(0);`;
     const { out } = await runInLambda(dir, runner, 'silent', storeEnv());
     expect(JSON.parse(out)).toMatchObject({ ...expected, status: 200 });
+  }, 60_000);
+
+  it('inside Lambda reads the tables of a search while the container initialises: its first search then reads a few blocks of rows', async () => {
+    // Bytes the process has read, as the kernel counts them (/proc/self/io), across the first event.
+    const runner = `
+      const { readFileSync } = await import('node:fs');
+      const bytesRead = () => Number(/^rchar: (\\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))[1]);
+      const { handler } = await import(process.env.BUNDLE_URL);
+      const before = bytesRead();
+      const result = await handler(${JSON.stringify(httpApiEvent(search))}, { awsRequestId: 'c6af9ac6-7b61-11e6-9a41-93e812345678' });
+      console.log(JSON.stringify({ status: result.statusCode, bytes: bytesRead() - before }));
+      process.exit(0);`;
+    const firstSearch = async (env: Record<string, string>) => JSON.parse((await runInLambda(dir, runner, 'silent', env)).out) as { status: number; bytes: number };
+    const inLambda = await firstSearch({});
+    // Imported elsewhere, the start is the first event's: the search reads its tables then.
+    const outside = await firstSearch({ AWS_LAMBDA_FUNCTION_NAME: '' });
+    expect([inLambda.status, outside.status]).toEqual([200, 200]);
+    expect(outside.bytes).toBeGreaterThan(3_000_000);
+    expect(inLambda.bytes).toBeLessThan(outside.bytes / 20);
   }, 60_000);
 
   it('inside Lambda says a failed start in the init phase\'s log, before any event, and tries again on the first', async () => {
@@ -233,7 +253,7 @@ describe('the built Lambda bundle', () => {
     }
   }, 120_000);
 
-  it('reads its tables as queries first use them: a table damaged on disk fails those queries with a 500, named in the log, and the others are answered', async () => {
+  it('reads its tables as queries first use them: a table damaged on disk fails those queries with a 500, named in the log (first by the start\'s own search), and the others are answered', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'carrier-lambda-damaged-'));
     try {
       cpSync(dir, copy, { recursive: true });
@@ -245,7 +265,6 @@ describe('the built Lambda bundle', () => {
       const latitudes = JSON.parse(bytes.subarray(32, 32 + manifestLength).toString('utf8')).network.locLat;
       bytes[sectionsStart + latitudes.offset + 8 * Math.floor(latitudes.length / 2)] ^= 0x40;
       writeFileSync(file, bytes);
-      const search = { method: 'GET', path: '/api/locations', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
       const { results, log } = await runBundleLogged(copy, [geocode, search, search, geocode].map((r) => httpApiEvent(r)), {
         AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations',
         LOG_LEVEL: 'warn',
@@ -255,6 +274,8 @@ describe('the built Lambda bundle', () => {
       expect(JSON.parse(replies[1].body)).toEqual({ error: 'internal error' });
       expect(JSON.parse(replies[3].body)).toEqual(JSON.parse(replies[0].body));
       expect(log).toMatch(/corrupt snapshot \(network\.locLat does not match its checksum\)/);
+      // Found first by the start's own search, in the init phase's log, before any request's.
+      expect(log.split('\n').find((line) => line.includes('corrupt snapshot'))).toContain("the start's search failed");
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
