@@ -15,12 +15,11 @@
 // The process has AWS_LAMBDA_FUNCTION_NAME set, as Lambda always does: the handler then starts
 // the service as the module loads, and the module's load ends once the start has (Lambda's init
 // phase), so the import's time includes the snapshot load, a search that reads the tables searches
-// read, and the store's client, and the first answer is the first query's own work (with
-// DynamoDB, the store's check of its table is a read made in the start, and the first answer's
-// count goes over the connection it opened). The peak
-// RSS is taken with the options Lambda's Node runtime starts node with for a 128 MB function
-// (lambdaNodeOptions): they size V8's heap. The start is timed both without them, beside
-// `node -e 0`, and with them, beside a bare node given them too.
+// use, and the store's client, and the first answer is the first query's own work (with DynamoDB,
+// the store's check of its table is a read made in the start, and the first answer's count goes
+// over the connection it opened). The peak RSS is taken with the options Lambda's Node runtime
+// starts node with for a 128 MB function (lambdaNodeOptions): they size V8's heap. The start is
+// timed both without them, beside `node -e 0`, and with them, beside a bare node given them too.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -315,7 +314,7 @@ export async function lambdaColdStart(outDir: string): Promise<void> {
   console.log(`  import + answer of each process (first row): ${starts.map((s) => ms(s.importMs + s.firstMs)).join(', ')} ms`);
   console.log(
     '  import: the bundle\'s module, whose load ends once the start it begins has (AWS_LAMBDA_FUNCTION_NAME set, as in Lambda): the snapshot opened, ' +
-      'a search of a ZIP of the data asked (the tables searches read read and checked), the store\'s client made; ' +
+      'a search of a ZIP of the data made (reading and checking the tables searches use), the store\'s client made; ' +
       'of which modules: the same import without AWS_LAMBDA_FUNCTION_NAME, the start left to the first event; ' +
       'first answer: the first query (a search), which reads the blocks of rows its answer shows',
   );
