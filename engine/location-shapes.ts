@@ -10,6 +10,17 @@ import type { LocationRecord, MatchKind, NearestTerminal, NormalizedLocation } f
 /** The fields that follow a location's fixed ones, up to its distance. */
 const MATCH_JSON: Record<MatchKind, string> = { exact: ',"match":"exact","distanceMiles":', nearby: ',"match":"nearby","distanceMiles":' };
 
+/** A location's text fields as the unified answers and the nearest terminal show them. */
+interface LocationCard {
+  name: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  terminalCode: string;
+  phone: string;
+}
+
 export class LocationShapes {
   /**
    * Per match kind and location, the JSON of a normalized location up to its distance; filled on
@@ -17,6 +28,12 @@ export class LocationShapes {
    * dictionary mode).
    */
   private readonly prefixJson: Record<MatchKind, (string | null)[]>;
+  /**
+   * Per location, its card; filled on first use, and made on the first answer of objects (a server
+   * answering JSON text alone never makes it). A warm search reads a card's seven fields where it
+   * would read nine string columns (and join the street's two lines) for each location it shows.
+   */
+  private cards: (LocationCard | null)[] | null = null;
 
   constructor(
     private readonly net: Network,
@@ -67,20 +84,24 @@ export class LocationShapes {
   }
 
   normalized(l: number, match: MatchKind, miles: number): NormalizedLocation {
+    return this.normalizedOf(l, this.card(l), match, miles);
+  }
+
+  private normalizedOf(l: number, card: LocationCard, match: MatchKind, miles: number): NormalizedLocation {
     const t = this.net.t;
     const carrier = this.net.carriers[t.locCarrier[l]];
     return {
       carrier: carrier.id,
       carrierName: carrier.name,
-      name: t.locName.at(l),
-      address: this.streetAddress(l),
-      city: t.locCity.at(l),
-      state: t.locState.at(l),
-      zip: t.locZip.at(l),
+      name: card.name,
+      address: card.address,
+      city: card.city,
+      state: card.state,
+      zip: card.zip,
       lat: t.locLat[l],
       lng: t.locLng[l],
-      terminalCode: t.locCode.at(l),
-      phone: t.locPhone.at(l),
+      terminalCode: card.terminalCode,
+      phone: card.phone,
       match,
       distanceMiles: roundMiles(miles),
     };
@@ -91,26 +112,35 @@ export class LocationShapes {
     const prefixes = this.prefixJson[match];
     let prefix = prefixes[l];
     if (prefix === null) {
-      const { match: _match, distanceMiles: _miles, ...fixed } = this.normalized(l, match, miles);
+      // The card read, not kept: the prefix holds its text, and the JSON answers need nothing else.
+      const { match: _match, distanceMiles: _miles, ...fixed } = this.normalizedOf(l, this.readCard(l), match, miles);
       prefix = prefixes[l] = JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match];
     }
     return prefix + roundMilesJson(miles) + '}';
   }
 
   nearestTerminal(l: number, miles: number): NearestTerminal {
+    const card = this.card(l);
+    return { name: card.name, address: card.address, city: card.city, state: card.state, zip: card.zip, distanceMiles: roundMiles(miles) };
+  }
+
+  private card(l: number): LocationCard {
+    const cards = (this.cards ??= new Array<LocationCard | null>(this.net.locationCount).fill(null));
+    return (cards[l] ??= this.readCard(l));
+  }
+
+  private readCard(l: number): LocationCard {
     const t = this.net.t;
+    const line1 = t.locLine1.at(l);
+    const line2 = t.locLine2.at(l);
     return {
       name: t.locName.at(l),
-      address: this.streetAddress(l),
+      address: line2 ? `${line1}, ${line2}` : line1,
       city: t.locCity.at(l),
       state: t.locState.at(l),
       zip: t.locZip.at(l),
-      distanceMiles: roundMiles(miles),
+      terminalCode: t.locCode.at(l),
+      phone: t.locPhone.at(l),
     };
-  }
-
-  private streetAddress(l: number): string {
-    const { locLine1, locLine2 } = this.net.t;
-    return locLine2.at(l) ? `${locLine1.at(l)}, ${locLine2.at(l)}` : locLine1.at(l);
   }
 }

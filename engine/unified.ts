@@ -95,7 +95,7 @@ export class UnifiedQueries {
       lists[s] = list;
     }
     const byCarrier = scope.byCarrierOf(lists) as Record<string, NormalizedLocation[]>;
-    return {
+    const answer: SearchResult = {
       success: true,
       query: echo,
       resolved: place === null ? null : resolvedPlace(this.gazetteer, place),
@@ -104,13 +104,18 @@ export class UnifiedQueries {
       carriers: scope.ids.slice(),
       byCarrier,
       results,
-      ...this.suggestions(place, echo),
     };
+    return this.withSuggestions(answer, place, echo);
   }
 
-  /** `suggestions` of an answer whose city did not resolve; nothing otherwise. */
-  private suggestions(place: Place | null, q: PlaceParams): { suggestions?: Suggestion[] } {
-    return place === null && q.city ? { suggestions: suggestPlaces(this.gazetteer, q.city, q.state || undefined) } : {};
+  /**
+   * The answer, with `suggestions` (its last field) when its city did not resolve. Added to the
+   * answer rather than spread into its literal: a spread, even of nothing, costs a warm query a call
+   * into V8's runtime and an object.
+   */
+  private withSuggestions<T extends { suggestions?: Suggestion[] | undefined }>(answer: T, place: Place | null, q: PlaceParams): T {
+    if (place === null && q.city) answer.suggestions = suggestPlaces(this.gazetteer, q.city, q.state || undefined);
+    return answer;
   }
 
   /**
@@ -194,7 +199,7 @@ export class UnifiedQueries {
     }
     const notServedBy: string[] = [];
     for (const c of this.unified) if (m === null || m.kind(c) === 'none') notServedBy.push(this.net.carriers[c].id);
-    return {
+    const answer: WhichCarriersResult = {
       success: true,
       query: echoOf(q, radiusMiles),
       resolved: place === null ? null : resolvedPlace(this.gazetteer, place),
@@ -202,8 +207,8 @@ export class UnifiedQueries {
       carrierCount: serving,
       carriers,
       notServedBy,
-      ...this.suggestions(place, q),
     };
+    return this.withSuggestions(answer, place, q);
   }
 
   canReach(q: ParsedCanReachQuery): CanReachResult {
@@ -222,7 +227,7 @@ export class UnifiedQueries {
       place?.kind === 'zip' && info.pointsServed ? this.net.servicePointRow(carrier, place.zipCode, this.gazetteer.zipCityKey(place.id), false) : -1,
     );
     // Named one by one: V8 builds an object literal with a spread in its middle a property at a time.
-    return {
+    const answer: CanReachResult = {
       success: true,
       carrier: info.id,
       carrierName: info.name,
@@ -235,8 +240,8 @@ export class UnifiedQueries {
       highCostNote: point.highCostNote,
       interlineScac: point.interlineScac,
       alternatives: m === null ? [] : this.alternatives(m, carrier),
-      ...this.suggestions(place, q),
     };
+    return this.withSuggestions(answer, place, q);
   }
 
   /** The other can-reach carriers that reach the place, nearest first. */
