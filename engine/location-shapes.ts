@@ -10,6 +10,34 @@ import type { LocationRecord, MatchKind, NearestTerminal, NormalizedLocation } f
 /** The fields that follow a location's fixed ones, up to its distance. */
 const MATCH_JSON: Record<MatchKind, string> = { exact: ',"match":"exact","distanceMiles":', nearby: ',"match":"nearby","distanceMiles":' };
 
+const BLOCK_BITS = 10;
+const BLOCK = 1 << BLOCK_BITS;
+
+/**
+ * A value kept per location, by blocks of BLOCK locations, each block made when its first value is
+ * kept: an engine's first answers pay for a block or two, not for a slot per location of the
+ * dataset, and its memory grows with the locations it has answered with. A block is packed from
+ * the start (an array filled at random indexes would fall into slow dictionary mode).
+ */
+class PerLocation<T> {
+  private readonly blocks: ((T | null)[] | null)[];
+
+  constructor(locationCount: number) {
+    this.blocks = new Array<(T | null)[] | null>(Math.ceil(locationCount / BLOCK)).fill(null);
+  }
+
+  /** The value kept for location l, or null. */
+  get(l: number): T | null {
+    const block = this.blocks[l >>> BLOCK_BITS];
+    return block === null ? null : block[l & (BLOCK - 1)];
+  }
+
+  set(l: number, value: T): T {
+    const block = (this.blocks[l >>> BLOCK_BITS] ??= new Array<T | null>(BLOCK).fill(null));
+    return (block[l & (BLOCK - 1)] = value);
+  }
+}
+
 /** A location's text fields as the unified answers and the nearest terminal show them. */
 interface LocationCard {
   name: string;
@@ -22,27 +50,20 @@ interface LocationCard {
 }
 
 export class LocationShapes {
+  /** Per match kind, each location's JSON of a normalized location up to its distance. */
+  private readonly prefixJson: Record<MatchKind, PerLocation<string>>;
   /**
-   * Per match kind and location, the JSON of a normalized location up to its distance; filled on
-   * first use. Packed from the start (an array filled at random indexes would fall into slow
-   * dictionary mode).
+   * Each location's card. A warm search reads a card's seven fields where it would read nine
+   * string columns (and join the street's two lines) for each location it shows.
    */
-  private readonly prefixJson: Record<MatchKind, (string | null)[]>;
-  /**
-   * Per location, its card; filled on first use, and made on the first answer of objects (a server
-   * answering JSON text alone never makes it). A warm search reads a card's seven fields where it
-   * would read nine string columns (and join the street's two lines) for each location it shows.
-   */
-  private cards: (LocationCard | null)[] | null = null;
+  private readonly cards: PerLocation<LocationCard>;
 
   constructor(
     private readonly net: Network,
     private readonly gazetteer: Gazetteer,
   ) {
-    this.prefixJson = {
-      exact: new Array<string | null>(net.locationCount).fill(null),
-      nearby: new Array<string | null>(net.locationCount).fill(null),
-    };
+    this.prefixJson = { exact: new PerLocation(net.locationCount), nearby: new PerLocation(net.locationCount) };
+    this.cards = new PerLocation(net.locationCount);
   }
 
   record(l: number): LocationRecord {
@@ -110,11 +131,11 @@ export class LocationShapes {
   /** JSON text of normalized(l, match, miles), from a per-location cache of everything before the distance. */
   normalizedJson(l: number, match: MatchKind, miles: number): string {
     const prefixes = this.prefixJson[match];
-    let prefix = prefixes[l];
+    let prefix = prefixes.get(l);
     if (prefix === null) {
       // The card read, not kept: the prefix holds its text, and the JSON answers need nothing else.
       const { match: _match, distanceMiles: _miles, ...fixed } = this.normalizedOf(l, this.readCard(l), match, miles);
-      prefix = prefixes[l] = JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match];
+      prefix = prefixes.set(l, JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match]);
     }
     return prefix + roundMilesJson(miles) + '}';
   }
@@ -125,8 +146,7 @@ export class LocationShapes {
   }
 
   private card(l: number): LocationCard {
-    const cards = (this.cards ??= new Array<LocationCard | null>(this.net.locationCount).fill(null));
-    return (cards[l] ??= this.readCard(l));
+    return this.cards.get(l) ?? this.cards.set(l, this.readCard(l));
   }
 
   private readCard(l: number): LocationCard {
