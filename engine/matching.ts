@@ -13,21 +13,34 @@ import type { ZipCache } from './zip-cache.js';
 
 type CarrierMatchKind = 'exact' | 'nearby' | 'none';
 
+/**
+ * What a match leaves ready: every hit ranked and grouped by carrier (a search shows them all), or
+ * only each carrier's nearest hit (which-carriers and can-reach show no more).
+ */
+export type MatchOutput = 'ranked' | 'nearest';
+
 const NONE = 0;
 const EXACT = 1;
 const NEARBY = 2;
 const KIND_NAMES: readonly CarrierMatchKind[] = ['none', 'exact', 'nearby'];
+/** `nearest` of a carrier without hits. */
+const NO_HIT = 0xffffffff;
 
 export class MatchSet {
-  /** Ranked hits: [0, exactCount) exact, [exactCount, hits.count) nearby. */
+  /** Hits: [0, exactCount) exact, [exactCount, hits.count) nearby; each part ranked when the output is. */
   readonly hits = new Hits(512);
   exactCount = 0;
-  /** Hit positions grouped by carrier, in scope order, ranked within each carrier. */
+  /** Ranked output only: hit positions grouped by carrier, in scope order, ranked within each carrier. */
   byCarrier = new Uint32Array(512);
-  /** Per carrier number: NONE, EXACT or NEARBY, and its run in `byCarrier`. */
+  /** Per carrier number: NONE, EXACT or NEARBY, and (ranked output) its run in `byCarrier`. */
   readonly kindOf: Uint8Array;
   readonly runStart: Uint32Array;
   readonly runLength: Uint32Array;
+  /**
+   * Nearest output only: per carrier number whose kind is not NONE, the hit position of its nearest
+   * location (the first of its run in a ranked output; a search, which reads the runs, never asks).
+   */
+  readonly nearest: Uint32Array;
   /** servingNearestFirst's answer: carrier numbers in serving[0 .. its count). */
   readonly serving: Uint32Array;
 
@@ -35,6 +48,7 @@ export class MatchSet {
     this.kindOf = new Uint8Array(carrierCount);
     this.runStart = new Uint32Array(carrierCount);
     this.runLength = new Uint32Array(carrierCount);
+    this.nearest = new Uint32Array(carrierCount);
     this.serving = new Uint32Array(carrierCount);
   }
 
@@ -46,14 +60,17 @@ export class MatchSet {
     return hit < this.exactCount;
   }
 
-  /** The hit position of carrier c's nearest location; only for a carrier whose kind is not 'none'. */
+  /**
+   * The hit position of carrier c's nearest location: of a match for the nearest output, and only
+   * for a carrier whose kind is not 'none'.
+   */
   nearestOf(c: number): number {
-    return this.byCarrier[this.runStart[c]];
+    return this.nearest[c];
   }
 
   /**
    * The carriers of `scope` that matched, nearest first (ties: carrier id, as for locations), into
-   * `serving`; returns how many.
+   * `serving`; returns how many. Of a match for the nearest output, as nearestOf.
    */
   servingNearestFirst(scope: readonly number[]): number {
     const { loc, miles } = this.hits;
@@ -100,9 +117,9 @@ export class Matcher {
    * when `radiusMiles` is given and the place is not a whole state, nearby locations for the
    * carriers without an exact match: all of them within the radius for the carriers of the unified
    * index; for any other carrier (can-reach's drop points, thousands of them in a city) only the
-   * nearest one, which is all that can-reach reads.
+   * nearest one, which is all that can-reach reads. `output`: what the set leaves ready (MatchOutput).
    */
-  match(place: Place, scope: readonly number[], radiusMiles: number | null): MatchSet {
+  match(place: Place, scope: readonly number[], radiusMiles: number | null, output: MatchOutput = 'ranked'): MatchSet {
     const set = this.set;
     set.hits.clear();
     for (const c of scope) {
@@ -112,9 +129,13 @@ export class Matcher {
     this.addExact(place);
     set.exactCount = set.hits.count;
     if (radiusMiles !== null && place.kind !== 'state') this.addNearby(place, scope, radiusMiles);
-    sortNearestFirst(set.hits.loc, set.hits.miles, 0, set.exactCount - 1);
-    sortNearestFirst(set.hits.loc, set.hits.miles, set.exactCount, set.hits.count - 1);
-    this.groupByCarrier(scope);
+    if (output === 'ranked') {
+      sortNearestFirst(set.hits.loc, set.hits.miles, 0, set.exactCount - 1);
+      sortNearestFirst(set.hits.loc, set.hits.miles, set.exactCount, set.hits.count - 1);
+      this.groupByCarrier(scope);
+    } else {
+      this.findNearest(scope);
+    }
     for (const c of scope) this.inScope[c] = 0;
     return set;
   }
@@ -214,6 +235,23 @@ export class Matcher {
     for (let i = 0; i < count; i++) {
       const c = locCarrier[loc[i]];
       byCarrier[runStart[c] + runLength[c]++] = i;
+    }
+  }
+
+  /**
+   * Each carrier's nearest hit, by one pass over the unranked hits: the hit the ranked output puts
+   * first in the carrier's run, since a carrier's hits are all exact or all nearby.
+   */
+  private findNearest(scope: readonly number[]): void {
+    const set = this.set;
+    const { loc, miles, count } = set.hits;
+    const nearest = set.nearest;
+    const locCarrier = this.net.t.locCarrier;
+    for (const c of scope) nearest[c] = NO_HIT;
+    for (let i = 0; i < count; i++) {
+      const c = locCarrier[loc[i]];
+      const best = nearest[c];
+      if (best === NO_HIT || compareNearest(miles[i], loc[i], miles[best], loc[best]) < 0) nearest[c] = i;
     }
   }
 

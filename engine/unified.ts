@@ -189,7 +189,7 @@ export class UnifiedQueries {
   whichCarriers(q: ParsedPlaceQuery): WhichCarriersResult {
     const radiusMiles = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, this.zipCache, q);
-    const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles);
+    const m = place === null ? null : this.matcher.match(place, this.unified, radiusMiles, 'nearest');
     const serving = m === null ? 0 : m.servingNearestFirst(this.unified);
     const carriers = new Array<WhichCarriersResult['carriers'][number]>(serving);
     for (let i = 0; i < serving; i++) {
@@ -220,7 +220,7 @@ export class UnifiedQueries {
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, this.zipCache, q);
     const info = this.net.carriers[carrier];
-    const m = place === null ? null : this.matcher.match(place, this.reachable, radius);
+    const m = place === null ? null : this.matcher.match(place, this.reachable, radius, 'nearest');
     const reached = m !== null && m.kind(carrier) !== 'none';
     // A ZIP the carrier's points-served rows name: what its file says of the point.
     const point = this.net.pointAttributes(
