@@ -2,7 +2,8 @@
 // itself (exact / direct), has it locations within the radius (nearby), or nothing. One query's
 // matches over every carrier in scope land in flat buffers, ranked once: exact hits first, then
 // nearby ones, each group in the documented order (ranking.ts); then grouped by carrier, keeping
-// that order. The buffers are reused by the next query: read a MatchSet before matching again.
+// that order. A query that shows each carrier's nearest hit alone asks for that instead, found in
+// one pass. The buffers are reused by the next query: read a MatchSet before matching again.
 
 import type { Gazetteer } from './gazetteer.js';
 import { Hits } from './hits.js';
