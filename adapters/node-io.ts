@@ -156,7 +156,9 @@ function hasBody(req: IncomingMessage): boolean {
 export function writeResponse(res: ServerResponse, response: HttpResponse, body?: BodySource): void {
   // A body of bytes (a gzipped /docs asset) comes as base64 text, unless its bytes come along.
   const bytes = response.bytes ?? (response.base64 ? Buffer.from(response.body, 'base64') : undefined);
-  const length = bytes ? bytes.length : Buffer.byteLength(response.body);
+  // Counting a body's UTF-8 bytes reads it through, and first makes one string of the pieces it
+  // was joined from (about 1 us for a search's answer of 2 KB): an ASCII body's count is its length.
+  const length = bytes ? bytes.length : response.ascii ? response.body.length : Buffer.byteLength(response.body);
   const headers = response.headers;
   // Headers as a flat list of names and values: Node writes them as they come, where an object
   // costs it a walk of its keys with a check of each (about twice the time of the whole head).

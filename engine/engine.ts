@@ -1,6 +1,7 @@
 // The engine: every query of the API over one loaded network, each returning exactly the JSON
 // body of the matching HTTP 200 response.
 
+import { asciiJson } from './ascii-json.js';
 import type { Carrier } from './carriers.js';
 import { CarrierLookups, type CarrierExamples } from './carrier-lookups.js';
 import { DropPoints } from './drop-points.js';
@@ -38,7 +39,10 @@ export const DEFAULT_BATCH_LIMIT = BATCH_LIMIT;
 export interface ParsedQueries {
   geocode(query: ParsedGeocodeQuery): GeocodeResult;
   search(query: ParsedSearchQuery): SearchResult;
-  /** `search`'s answer as JSON text, built from cached per-location fragments: for servers. */
+  /**
+   * `search`'s answer as JSON text, built from cached per-location fragments: for servers. ASCII
+   * alone (ascii-json.ts): a server sends it without counting its bytes.
+   */
   searchJson(query: ParsedSearchQuery): string;
   /** The batch's list as its schema parsed it; its entries are checked here, against the caller's limit. */
   searchBatch(zips: readonly string[], maxPerRequest: number): SearchBatchResult;
@@ -137,7 +141,7 @@ function throughMethods(engine: Engine, parsed: ParsedQueries): ParsedQueries {
   return {
     geocode: (query) => engine.geocode(query),
     search: (query) => engine.search(query),
-    searchJson: (query) => JSON.stringify(engine.search(query)),
+    searchJson: (query) => asciiJson(JSON.stringify(engine.search(query))),
     searchBatch: (zips, max) => engine.searchBatch({ zips: [...zips] }, { maxPerRequest: max }),
     whichCarriers: (query) => engine.whichCarriers(query),
     canReach: (query) => engine.canReach(query),

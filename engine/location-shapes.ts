@@ -2,6 +2,7 @@
 // the normalized location of unified results (as an object or as JSON text), and the nearest
 // terminal of which-carriers and can-reach.
 
+import { asciiJson } from './ascii-json.js';
 import type { Gazetteer } from './gazetteer.js';
 import { roundMiles, roundMilesJson } from './geo.js';
 import type { Network } from './network.js';
@@ -135,7 +136,7 @@ export class LocationShapes {
     if (prefix === null) {
       // The card read, not kept: the prefix holds its text, and the JSON answers need nothing else.
       const { match: _match, distanceMiles: _miles, ...fixed } = this.normalizedOf(l, this.readCard(l), match, miles);
-      prefix = prefixes.set(l, JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match]);
+      prefix = prefixes.set(l, asciiJson(JSON.stringify(fixed).slice(0, -1) + MATCH_JSON[match]));
     }
     return prefix + roundMilesJson(miles) + '}';
   }

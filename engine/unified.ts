@@ -3,6 +3,7 @@
 // ranking stays in the matcher's flat buffers until the answer is built, so a call allocates the
 // answer and hardly anything else.
 
+import { asciiJson } from './ascii-json.js';
 import { carrierIdOf } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
@@ -126,7 +127,7 @@ export class UnifiedQueries {
   searchJson(query: ParsedSearchQuery): string {
     const { query: echo, scope, m, resolvedJson, place } = this.runSearch(query, true);
     // A place that did not resolve is rare, and its answer may carry suggestions: written whole.
-    if (place === null) return JSON.stringify(this.search(query));
+    if (place === null) return asciiJson(JSON.stringify(this.search(query)));
     const count = m === null ? 0 : m.hits.count;
     const hitJson = this.hitJson;
     if (m !== null) {
@@ -269,13 +270,13 @@ export class UnifiedQueries {
   }
 
   private resolvedJson(place: Place): string {
-    if (place.kind !== 'zip') return JSON.stringify(resolvedPlace(this.gazetteer, place));
+    if (place.kind !== 'zip') return asciiJson(JSON.stringify(resolvedPlace(this.gazetteer, place)));
     const record = this.zipCache.recordNumber(place.zipCode);
     const made = this.zipResolvedJson;
     // Grown one slot at a time rather than written past its end: an array with a gap of more than
     // about a thousand slots becomes a dictionary, and every read of it a hash lookup.
     while (made.length <= record) made.push(null);
-    return (made[record] ??= JSON.stringify(resolvedPlace(this.gazetteer, place)));
+    return (made[record] ??= asciiJson(JSON.stringify(resolvedPlace(this.gazetteer, place))));
   }
 
   /** `carriers=` narrows the unified scope; unknown ids are ignored, and none known means all. */
@@ -360,6 +361,6 @@ function headJson(echo: QueryEcho, resolvedJson: string, matchType: SearchResult
   const middle =
     echo.city === '' && echo.state === ''
       ? '","city":"","state":"","radiusMiles":'
-      : `","city":${JSON.stringify(echo.city)},"state":"${echo.state}","radiusMiles":`;
+      : `","city":${asciiJson(JSON.stringify(echo.city))},"state":"${echo.state}","radiusMiles":`;
   return '{"success":true,"query":{"zip":"' + echo.zip + middle + echo.radiusMiles + '},"resolved":' + resolvedJson + MATCH_TYPE_JSON[matchType] + total;
 }

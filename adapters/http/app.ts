@@ -245,9 +245,10 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   function answerWith(req: RequestHead, { route, params }: RouteMatch, body: Record<string, unknown> | undefined, key: ApiKeyRecord, decision: QuotaDecision, requestId: string): HttpResponse {
     try {
       const result = route.answer({ query: req.query, params, body, key });
-      if (!route.geojson) return jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
-      if (wantsGeoJson(req.headers.accept)) return geoJsonAnswer(result, jsonAnswer(200, '', requestId, decision));
-      const answer = jsonAnswer(200, result instanceof JsonText ? result.text : JSON.stringify(result), requestId, decision);
+      if (route.geojson && wantsGeoJson(req.headers.accept)) return geoJsonAnswer(result, jsonAnswer(200, '', requestId, decision));
+      const answer =
+        result instanceof JsonText ? jsonAnswer(200, result.text, requestId, decision, result.ascii) : jsonAnswer(200, JSON.stringify(result), requestId, decision);
+      if (!route.geojson) return answer;
       // Caches keep the two forms apart.
       answer.headers.Vary = 'Accept';
       return answer;
@@ -297,10 +298,10 @@ function repeatedParam(query: Query, allowed: readonly string[] = []): string | 
 }
 
 /** A JSON answer of the keyed API: one headers object, its properties always added in the same order. */
-function jsonAnswer(status: number, body: string, requestId: string, decision?: QuotaDecision): HttpResponse {
+function jsonAnswer(status: number, body: string, requestId: string, decision?: QuotaDecision, ascii = false): HttpResponse {
   const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Request-Id': requestId };
   if (decision) addQuotaHeaders(headers, decision);
-  return { status, headers, body };
+  return { status, headers, body, ascii };
 }
 
 /** Errors carry the rate-limit headers too, once the quota has been consulted. */

@@ -64,6 +64,11 @@ export interface HttpResponse {
   /** The body is the base64 text of bytes (a gzipped /docs asset): adapters send the bytes. */
   base64?: boolean | undefined;
   /**
+   * The body has no character beyond ASCII (a search's answer: ascii-json.ts in the engine): its
+   * length is its byte count, which a server then need not read the body through to count.
+   */
+  ascii?: boolean | undefined;
+  /**
    * The body's bytes, made once and shared by every answer that sends them (the public documents,
    * answered over and over without a key): a server writes these rather than encode a copy of the
    * body for each answer, which a client that pipelines requests and never reads would pile up.

@@ -90,9 +90,15 @@ export interface Route {
   answer(input: RawInput): unknown;
 }
 
-/** A 200 body that is already JSON text. */
+/**
+ * A 200 body that is already JSON text; `ascii` when it has no character beyond ASCII (the engine's
+ * searchJson), so that its length is its byte count.
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly ascii = false,
+  ) {}
 }
 
 type Parsed<S> = S extends ObjectSchema ? z.output<S> : undefined;

@@ -61,7 +61,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
           return zip === undefined ? undefined : { query: {}, params: {}, body: { zip } };
         },
       },
-      answer: ({ body }) => new JsonText(queries.searchJson(body)),
+      answer: ({ body }) => new JsonText(queries.searchJson(body), true),
     }),
     defineRoute({
       method: 'GET',
@@ -79,7 +79,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
       repeatable: ['carriers'],
       response: 'searchResult',
       errors: [400],
-      answer: ({ query }) => new JsonText(queries.searchJson(query)),
+      answer: ({ query }) => new JsonText(queries.searchJson(query), true),
     }),
     defineRoute({
       method: 'POST',
