@@ -4,7 +4,7 @@
 // exactly the endpoint's 200 body.
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Engine } from '../../engine/engine.js';
+import { parsedQueries, type Engine } from '../../engine/engine.js';
 import { toGeoJSON, type LocationAnswer } from '../../engine/geojson.js';
 import { createEngine } from '../../engine/index.js';
 import {
@@ -46,7 +46,7 @@ interface Lookup<Result> {
   example: string | ((sample: Engine) => string);
   answer(engine: Engine, query: Query): Result;
   text(result: Result): string;
-  /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer). */
+  /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer, in ASCII). */
   json?(engine: Engine, query: Query): string;
   /** The answer lists locations: `--geojson` prints it as the API's GeoJSON answer. */
   geojson?: boolean;
@@ -64,7 +64,7 @@ const LOOKUPS = [
     example: '--zip 75201 --radius 50',
     answer: (engine, query) => engine.search(parseInput(searchQuerySchema, query)),
     text: searchText,
-    json: (engine, query) => JSON.stringify(engine.search(parseInput(searchQuerySchema, query))),
+    json: (engine, query) => parsedQueries(engine).searchJson(parseInput(searchQuerySchema, query)),
     geojson: true,
   }),
   lookup({

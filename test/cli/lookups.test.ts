@@ -29,6 +29,8 @@ describe('--json prints the API 200 body', () => {
   const cases: [keyof typeof COMMANDS, Record<string, string>][] = [
     ['search', { zip: '75201', radius: '50' }],
     ['search', { city: 'st louis', state: 'MO', carriers: 'carrier-a,carrier-e' }],
+    // Beyond ASCII: the API writes a search's answer in ASCII, its `ñ` as `\u00f1`.
+    ['search', { city: 'Española', state: 'NM' }],
     ['search', { state: 'TX' }],
     ['search', { zip: '99999' }],
     ['which', { zip: '75201' }],
