@@ -77,7 +77,6 @@ export async function measureSteps(zips: string[], engine: Engine = createEngine
       geoJsonAnswer(new JsonText(texts[q]), { status: 200, headers: {}, body: '' }).body.length],
     ['a key\'s first check instead (a new KeyRing: the key\'s SHA-256, a map lookup)', 'around', () => new KeyRing(records).lookup(KEY)!.batchLimit],
     ['query string parsing (adapter)', 'around', (q) => Object.keys(parseQueryString(searches[q])).length],
-    ['Content-Length: Buffer.byteLength of the answer', 'around', (q) => Buffer.byteLength(texts[q])],
     ['request log line, LOG_LEVEL=info (pino to /dev/null)', 'around', (q) => {
       logger.info({ requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef', method: 'GET', path: PATH, status: 200, ms: 0.05 + (q & 7) }, 'request');
       return 1;
