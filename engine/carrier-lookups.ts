@@ -173,23 +173,46 @@ export class CarrierLookups {
   examples(carrierId: string): CarrierExamples {
     const c = this.net.requireCarrier(carrierId);
     const t = this.net.t;
-    const [from, to] = this.net.carrierLocations(c);
-    const first = <T>(pick: (l: number) => T | undefined): T | undefined => {
-      for (let l = from; l < to; l++) {
-        const value = pick(l);
-        if (value !== undefined) return value;
-      }
-      return undefined;
-    };
-    const servedRow = this.net.carriers[c].pointsServed ? t.spCarrier.indexOf(c) : -1;
-    const usZip = (l: number) => (t.locCountry.at(l) === 'US' && /^\d{5}/.test(t.locZip.at(l)) ? t.locZip.at(l).slice(0, 5) : undefined);
+    const first = this.firstOf(c);
+    const servedRow = this.servedRow(c);
     return {
-      zip: servedRow >= 0 ? String(t.spZip[servedRow]).padStart(5, '0') : first(usZip),
+      zip: this.zipExample(c, servedRow),
       state: first((l) => (t.locCountry.at(l) === 'US' && t.locState.at(l) ? t.locState.at(l) : undefined)),
       region: first((l) => t.locRegion.at(l) || undefined),
       regions: this.regions(c),
       country: first((l) => t.locCountry.at(l)),
       terminalCode: servedRow >= 0 ? t.locCode.at(t.spTerminal[servedRow]) : first((l) => t.locCode.at(l)),
+    };
+  }
+
+  /**
+   * The ZIP of the carrier's examples alone: what the unified endpoints' examples and a Lambda
+   * container's first search ask with, without reading the columns the other examples come from.
+   */
+  exampleZip(carrierId: string): string | undefined {
+    return this.zipExample(this.net.requireCarrier(carrierId));
+  }
+
+  private zipExample(c: number, servedRow = this.servedRow(c)): string | undefined {
+    const t = this.net.t;
+    if (servedRow >= 0) return String(t.spZip[servedRow]).padStart(5, '0');
+    return this.firstOf(c)((l) => (t.locCountry.at(l) === 'US' && /^\d{5}/.test(t.locZip.at(l)) ? t.locZip.at(l).slice(0, 5) : undefined));
+  }
+
+  /** The first row of the carrier's points-served table, or -1. */
+  private servedRow(c: number): number {
+    return this.net.carriers[c].pointsServed ? this.net.t.spCarrier.indexOf(c) : -1;
+  }
+
+  /** The first value `pick` finds among the carrier's locations, in their order. */
+  private firstOf(c: number): <T>(pick: (l: number) => T | undefined) => T | undefined {
+    const [from, to] = this.net.carrierLocations(c);
+    return (pick) => {
+      for (let l = from; l < to; l++) {
+        const value = pick(l);
+        if (value !== undefined) return value;
+      }
+      return undefined;
     };
   }
 

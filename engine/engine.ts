@@ -62,6 +62,8 @@ export interface ParsedQueries {
   dropPoint(id: string): DropPointResult;
   /** Values from the carrier's own data for each lookup parameter (health probes, examples). */
   examples(carrierId: string): CarrierExamples;
+  /** `examples(carrierId).zip` alone, without reading what the other examples come from. */
+  exampleZip(carrierId: string): string | undefined;
 }
 
 /**
@@ -158,6 +160,7 @@ function throughMethods(engine: Engine, parsed: ParsedQueries): ParsedQueries {
     dropPoints: (query) => engine.dropPoints(query),
     dropPoint: (id) => engine.dropPoint(id),
     examples: (id) => parsed.examples(id),
+    exampleZip: (id) => parsed.exampleZip(id),
   };
 }
 
@@ -190,6 +193,7 @@ export function engineFrom(content: SnapshotContent): Engine {
     dropPoints: (query) => dropPoints.around(query),
     dropPoint: (id) => dropPoints.byId(id),
     examples: (id) => lookups.examples(id),
+    exampleZip: (id) => lookups.exampleZip(id),
   };
   // A per-carrier query's schema is the carrier's: known (or not found) before its query is parsed.
   const carrierOf = (id: string, query: Parameters<Network['requireCarrier']>[1]) => net.carriers[net.requireCarrier(id, query)];

@@ -190,7 +190,7 @@ const EXAMPLE_DATE = '2026-03-02';
 function scheduleRoutes(engine: Engine, carrier: Carrier, base: string, tagDescription: string): Route[] {
   const queries = parsedQueries(engine);
   const { id: tag, id } = carrier;
-  const zip = once(() => queries.examples(id).zip);
+  const zip = once(() => queries.exampleZip(id));
   const suffix = pascalCase(id);
   return [
     defineRoute({

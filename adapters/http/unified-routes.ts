@@ -19,7 +19,7 @@ export function unifiedRoutes(engine: Engine): Route[] {
   const tagDescription = 'One query across every unified carrier: search, batch, geocode, which carriers serve a place, can-reach';
   const unifiedCarriers = engine.carriers.filter((c) => c.unified);
   const unified = unifiedCarriers[0];
-  const probeZip = once(() => (unified === undefined ? undefined : queries.examples(unified.id).zip));
+  const probeZip = once(() => (unified === undefined ? undefined : queries.exampleZip(unified.id)));
   /** An example request asked with a ZIP of the data's. */
   const withZip = (make: (zip: string) => ExampleInput) => () => {
     const zip = probeZip();
