@@ -176,7 +176,7 @@ export class CarrierLookups {
     const first = this.firstOf(c);
     const servedRow = this.servedRow(c);
     return {
-      zip: this.zipExample(c, servedRow),
+      zip: this.exampleZipOf(c, servedRow),
       state: first((l) => (t.locCountry.at(l) === 'US' && t.locState.at(l) ? t.locState.at(l) : undefined)),
       region: first((l) => t.locRegion.at(l) || undefined),
       regions: this.regions(c),
@@ -190,10 +190,10 @@ export class CarrierLookups {
    * container's first search ask with, without reading the columns the other examples come from.
    */
   exampleZip(carrierId: string): string | undefined {
-    return this.zipExample(this.net.requireCarrier(carrierId));
+    return this.exampleZipOf(this.net.requireCarrier(carrierId));
   }
 
-  private zipExample(c: number, servedRow = this.servedRow(c)): string | undefined {
+  private exampleZipOf(c: number, servedRow = this.servedRow(c)): string | undefined {
     const t = this.net.t;
     if (servedRow >= 0) return String(t.spZip[servedRow]).padStart(5, '0');
     return this.firstOf(c)((l) => (t.locCountry.at(l) === 'US' && /^\d{5}/.test(t.locZip.at(l)) ? t.locZip.at(l).slice(0, 5) : undefined));
