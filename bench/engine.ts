@@ -45,6 +45,8 @@ const wanted = (section: number) => only === null || only.includes(section);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = performance.now();
 const QUERIES = 4096;
+/** searchJson's text: JSON.stringify leaves no control character raw, and characters beyond ASCII are escaped. */
+const PRINTABLE_ASCII = /^[ -~]*$/;
 const RADIUS = 25;
 const summary: string[][] = [];
 
@@ -173,8 +175,8 @@ function meanAnswerBytes(answer: (q: number) => unknown): number {
 }
 
 /**
- * Checks every timed query: the input fast path gives zod's output; searchJson is
- * JSON.stringify(search); the nearby results of search are exactly the floor's locations of the
+ * Checks every timed query: the input fast path gives zod's output; searchJson is ASCII text that
+ * parses to search's answer (JSON.stringify(search) with characters beyond ASCII escaped); the nearby results of search are exactly the floor's locations of the
  * carriers without an exact match, at the floor's distances; which-carriers and can-reach agree
  * with search on who serves the place. Returns the lines to print.
  */
@@ -200,7 +202,8 @@ function checkQueryPath(input: {
   }
   for (let q = 0; q < QUERIES; q++) {
     const result = engine.search(input.searchQueries[q]);
-    if (parsedQueries(engine).searchJson(input.searchQueries[q]) !== JSON.stringify(result)) bad.json++;
+    const json = parsedQueries(engine).searchJson(input.searchQueries[q]);
+    if (!PRINTABLE_ASCII.test(json) || !isDeepStrictEqual(JSON.parse(json), JSON.parse(JSON.stringify(result)))) bad.json++;
     const exact = new Set(result.results.filter((r) => r.match === 'exact').map((r) => r.carrier));
     const nearby = result.results.filter((r) => r.match === 'nearby').map((r) => `${locOf.get(`${r.carrier}|${r.terminalCode}`)}@${r.distanceMiles}`);
     const expected: string[] = [];
@@ -221,7 +224,7 @@ function checkQueryPath(input: {
   }
   return [
     `checked on all ${QUERIES} queries before timing them (mismatches):`,
-    `  input fast path = zod: ${bad.parse}; searchJson = JSON.stringify(search): ${bad.json}; ` +
+    `  input fast path = zod: ${bad.parse}; searchJson = JSON.stringify(search), in ASCII: ${bad.json}; ` +
       `search's nearby results = the floor's locations and distances: ${bad.nearby}; which-carriers / can-reach agree with search: ${bad.serving}`,
   ];
 }
