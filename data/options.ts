@@ -7,6 +7,19 @@ export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dat
 
 export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile'), mapping: pathOption('mapping') });
 
+/** What checkDataset returned, handed back: only its shape as an object is checked here. */
+const returnedBy = (name: string, from: string) =>
+  z.optional(z.custom<object>((value) => typeof value === 'object' && value !== null, { error: `${name} must be the ${name} ${from} returns` }));
+
+/** compileDataset's and buildSnapshot's: a dataset directory (with a mapping), or what checkDataset returned. */
+export const compileOptionsSchema = optionsObject({
+  dataDir: pathOption('dataDir'),
+  mapping: pathOption('mapping'),
+  zipFile: pathOption('zipFile'),
+  dataset: returnedBy('dataset', 'checkDataset(dir)'),
+  gazetteer: returnedBy('gazetteer', 'checkDataset(dir)'),
+});
+
 /** The dataset directory of checkDataset: the one argument that is not an option. */
 export const datasetDirSchema = z
   .string({ error: 'dir must be the path of a dataset directory (a string)' })

@@ -45,6 +45,27 @@ describe('the documentation', () => {
     expect(missing, 'exports docs/library.md does not name').toEqual([]);
   });
 
+  it('docs/library.md lists as exports only what each entry exports', async () => {
+    const modules: Record<string, string> = {
+      'carrier-locations': '../engine/index.js',
+      'carrier-locations/build': '../data/index.js',
+      'carrier-locations/http': '../adapters/http/app.js',
+      'carrier-locations/express': '../adapters/express.js',
+      'carrier-locations/lambda': '../adapters/lambda.js',
+    };
+    const table = read('docs/library.md').split('## Every export')[1]!.split('\n## ')[0]!;
+    let entry = '';
+    const listed: [string, string][] = [];
+    for (const row of table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| entry'))) {
+      const [entryCell, exportCell] = row.split(' | ');
+      if (entryCell !== '|') entry = entryCell!.replace(/^\| `|`$/g, '');
+      for (const [, name] of exportCell!.matchAll(/`([A-Za-z_$][\w$]*)/g)) listed.push([entry, name!]);
+    }
+    expect(new Set(listed.map(([e]) => e))).toEqual(new Set(Object.keys(modules)));
+    const exported = Object.fromEntries(await Promise.all(Object.entries(modules).map(async ([e, m]) => [e, Object.keys(await import(m))] as const)));
+    expect(listed.filter(([e, name]) => !exported[e]!.includes(name)), 'listed under an entry that does not export them').toEqual([]);
+  });
+
   it.each(files)('%s: every source file it names exists', (file) => {
     const named = [...read(file).matchAll(/`((?:engine|adapters|data|bench|scripts|test)\/[\w./-]+\.(?:ts|json|csv))`/g)].map((m) => m[1]);
     const missing = named.filter((path) => !existsSync(join(ROOT, path)));

@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../engine/index.js';
 import { createEngine as createRuntimeEngine } from '../../engine/index.js';
-import { checkDataset, createEngine } from '../../data/index.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { buildSnapshot, checkDataset, compileDataset, createEngine } from '../../data/index.js';
 
 const engine = createEngine();
 
@@ -99,6 +103,42 @@ describe("checkDataset's arguments", () => {
     expect(checkDataset('/nope/dataset').findings.map((f) => f.message)).toEqual([
       'is not a dataset directory (a folder of carriers.json, terminals.csv and service-points.csv)',
     ]);
+  });
+});
+
+describe("compileDataset's and buildSnapshot's options", () => {
+  const EXAMPLE = 'data/examples/carrier-file';
+  const mapping = join(EXAMPLE, 'mapping.json');
+  const out = mkdtempSync(join(tmpdir(), 'compile-options-'));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('a typo or a wrong value is invalid input, not a build without it', () => {
+    expect(invalid(() => buildSnapshot(join(out, 'x.snapshot'), { dataDir: EXAMPLE, zipfile: '/nope' } as object))).toBe(
+      'unknown option zipfile: the options are dataDir, mapping, zipFile, dataset, gazetteer',
+    );
+    expect(invalid(() => compileDataset({ dataDir: '' }))).toBe('dataDir must not be empty');
+    expect(invalid(() => compileDataset({ dataset: 'my-carriers' as never }))).toBe('dataset must be the dataset checkDataset(dir) returns');
+    const { dataset } = checkDataset(EXAMPLE, { mapping });
+    expect(invalid(() => compileDataset({ dataset: dataset!, mapping }))).toBe(
+      'dataset is a dataset already read (with its mapping): give it without mapping',
+    );
+  });
+
+  it("mapping reads the carrier's own points file, as checkDataset's does", () => {
+    const mapped = join(out, 'mapped.snapshot');
+    buildSnapshot(mapped, { dataDir: EXAMPLE, mapping });
+    // Galveston is served only in the carrier's own file (ridgeline-points.csv), from Houston.
+    expect(createEngine({ snapshot: mapped }).serviceDays('ridgeline-freight', { zip: '77550', date: '2026-11-25' })).toMatchObject({
+      served: true, terminalCode: 'HOU',
+    });
+    const plain = join(out, 'plain.snapshot');
+    buildSnapshot(plain, { dataDir: EXAMPLE });
+    expect(createEngine({ snapshot: plain }).serviceDays('ridgeline-freight', { zip: '77550', date: '2026-11-25' }).served).toBe(false);
+    // The same file as from the dataset checkDataset read with the mapping.
+    const checked = checkDataset(EXAMPLE, { mapping });
+    const fromCheck = join(out, 'from-check.snapshot');
+    buildSnapshot(fromCheck, { dataset: checked.dataset!, gazetteer: checked.gazetteer });
+    expect(readFileSync(mapped).equals(readFileSync(fromCheck))).toBe(true);
   });
 });
 
