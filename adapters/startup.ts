@@ -110,7 +110,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
 }
 
 /** What the health report says of data just loaded: its kind and name, never its path. */
-function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): DataInfo {
+export function dataInfo(config: Pick<Config, 'snapshotPath' | 'dataDir'>, defaultSnapshot: string | undefined): DataInfo {
   const loaded = { loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION };
   if (config.snapshotPath) return { source: 'snapshot', name: basename(config.snapshotPath), ...loaded };
   if (config.dataDir) return { source: 'dataset', name: basename(config.dataDir), ...loaded };

@@ -14,6 +14,7 @@ import type { Command, Option } from 'commander';
 import { countFindings } from '../adapters/cli/dataset-args.js';
 import { createProgram } from '../adapters/cli/program.js';
 import { createApp, type App } from '../adapters/http/app.js';
+import { dataInfo } from '../adapters/startup.js';
 import { ENVIRONMENT, type EnvironmentVariable } from '../adapters/http/config.js';
 import { KeyRing, parseApiKeys, PLANS } from '../adapters/http/keys.js';
 import { RouteMatcher } from '../adapters/http/match.js';
@@ -105,7 +106,9 @@ interface DocsContext {
 
 async function context(): Promise<DocsContext> {
   const engine = createEngine();
-  const app = createApp({ engine, keys: new KeyRing(parseApiKeys(`${DOCS_KEY}:enterprise,${SPENT_KEY}:basic:1`)), kv: new MemoryKvStore() });
+  // The data as `npm start` serves it, which the health answer names: the sample, from no setting.
+  const data = dataInfo({ snapshotPath: undefined, dataDir: undefined }, undefined);
+  const app = createApp({ engine, keys: new KeyRing(parseApiKeys(`${DOCS_KEY}:enterprise,${SPENT_KEY}:basic:1`)), kv: new MemoryKvStore(), data });
   // The spent key's one call, so that its next request is the 429 of the error table.
   await app.handle(requestOf('GET /api/locations/geocode?zip=10001', SPENT_KEY));
   return { engine, app, matcher: new RouteMatcher(app.routes) };
