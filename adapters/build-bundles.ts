@@ -215,6 +215,9 @@ export async function bundleForNode(options: NodeBundle): Promise<void> {
     bundle: true,
     splitting: true,
     minify: options.minify,
+    // An uncaught error prints the whole line it was thrown on, which minified code makes the whole
+    // file: lines of about this length keep that to a line a person can read.
+    ...(options.minify ? { lineLimit: 200 } : {}),
     ...(options.sourceMaps ? { sourcemap: 'linked' as const, sourcesContent: true } : {}),
     format: 'esm',
     platform: 'node',

@@ -251,6 +251,21 @@ describe('installed with scripts off into an empty project', () => {
     expect(frame(mapped)).toMatch(/\(.*\/node_modules\/carrier-locations\/engine\/requests\.ts:\d+:\d+\)$/);
   });
 
+  it("prints an uncaught error's line of minified code as one short line, not the whole file", async () => {
+    writeFileSync(join(app, 'uncaught.mjs'), "import { createEngine } from 'carrier-locations';\ncreateEngine().search({ zip: '7520' });\n");
+    const failed = await node(['uncaught.mjs']).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    // Node prints the file and line thrown from, that line of code, a caret under the throw, then the error.
+    const [where, code] = failed!.stderr.split('\n');
+    expect(where).toMatch(/\/node_modules\/carrier-locations\/dist\/bundle\/[\w-]+\.js:\d+$/);
+    expect(code!.length).toBeLessThan(400);
+    expect(failed!.stderr).toContain('zip must be 5 digits or ZIP+4 (12345-6789)');
+    expect(failed!.stderr.length).toBeLessThan(2_000);
+  });
+
   it('runs its bin from the bundle: a search loads no file from node_modules but its own package.json (its --version)', async () => {
     // node_modules/.bin/carrier-locations links to the bin's file, which node starts by its real path.
     const search = await loadedModules([join(app, 'node_modules', '.bin', 'carrier-locations'), 'search', '--zip', '75201', '--json']);
