@@ -1,7 +1,8 @@
 // The checks across rows and against the ZIP gazetteer. Errors: rows naming a carrier or terminal
 // that does not exist, a terminal code used twice, a malformed US ZIP. Warnings: geography that
 // looks wrong (a state that disagrees with its ZIP, coordinates far from it, a state code that is
-// no state, a served ZIP that is unknown or far from its terminal) and repeated served points.
+// no state, a served ZIP that is unknown or far from its terminal), repeated served points, and
+// locations a carrier's look-ups can never list (no region where the carrier is listed by region).
 
 import type { CarrierInfo } from '../engine/carriers.js';
 import type { NumberedRow } from './dataset-files.js';
@@ -104,6 +105,24 @@ export function checkDropPointIds(rows: readonly NumberedRow<TerminalRow>[], car
         line,
         `drop point id "${row.terminalCode}" is also ${earlier.carrier}'s, on line ${earlier.line}: /api/drop-points/${row.terminalCode} answers with that one`,
       );
+    }
+  }
+}
+
+/**
+ * A carrier listed by region (`/api/<id>-location?region=`) lists the locations with that region:
+ * one without a region is never listed, and a carrier none of whose locations has one lists
+ * nothing at all, which is one finding rather than one a row.
+ */
+export function checkRegions(rows: readonly NumberedRow<TerminalRow>[], carriers: readonly CarrierInfo[], findings: Findings): void {
+  for (const { id } of carriers.filter((c) => c.lookup === 'region')) {
+    const own = rows.filter(({ row }) => row.carrier === id);
+    const without = own.filter(({ row }) => !row.region);
+    if (without.length === 0) continue;
+    if (without.length === own.length) {
+      findings.warning(TERMINALS.file, own[0]!.line, `${id} is listed by region in carriers.json, but none of its locations has a region: its look-ups by region list nothing`);
+    } else {
+      for (const { line } of without) findings.warning(TERMINALS.file, line, `region is empty: ${id} is listed by region, and its look-ups by region never list this location`);
     }
   }
 }

@@ -4,7 +4,7 @@
 
 import { statSync } from 'node:fs';
 import type { CarrierInfo } from '../engine/carriers.js';
-import { checkDropPointIds, checkServicePoints, checkTerminals } from './dataset-checks.js';
+import { checkDropPointIds, checkRegions, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readMapping } from './carrier-mapping.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
@@ -71,6 +71,7 @@ function checkAgainst(dir: string, gazetteer: Gazetteer, mapping?: string): Omit
   const servicePoints = readTable(dir, SERVICE_POINTS, findings);
   const known = checkTerminals(terminals.rows, carriers.ids, gazetteer, findings);
   checkDropPointIds(terminals.rows, carriers.carriers, findings);
+  checkRegions(terminals.rows, carriers.carriers, findings);
   // Without the terminals' key columns no served point can find its terminal: that is one finding
   // already (the file or the column is missing), not one more per served point.
   checkServicePoints(servicePoints.rows, carriers.ids, terminals.keyed ? known : null, gazetteer, findings);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetError, InvalidInputError, NotFoundError, type Engine } from '../../engine/index.js';
-import { buildSnapshot, createEngine } from '../../data/index.js';
+import { buildSnapshot, checkDataset, createEngine, formatFinding } from '../../data/index.js';
 import { readSnapshot } from '../../engine/snapshot.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
@@ -209,6 +209,32 @@ describe('a valid tiny dataset', () => {
     });
     const other = createEngine({ dataDir: regionless, zipFile });
     expect(() => other.carrierLocations('carrier-r', { region: 'west' })).toThrow(new InvalidInputError('region: carrier-r has no location with a region'));
+    // The check says it first: one warning for the carrier, on its first location's line (8). The
+    // tiny dataset's drop point without a ZIP (line 6) has its own.
+    expect(checkDataset(regionless, { zipFile }).findings.map(formatFinding).filter((f) => !f.startsWith('terminals.csv:6:'))).toEqual([
+      'terminals.csv:8: warning: carrier-r is listed by region in carriers.json, but none of its locations has a region: its look-ups by region list nothing',
+    ]);
+  });
+
+  it('a location without a region, of a carrier listed by region, is a warning on its line', () => {
+    const withRegion = (row: string, region: string) => row.replace(/,$/, `,${region}`);
+    const partly = writeDataset('partly-regioned', {
+      'carriers.json': JSON.stringify([...CARRIERS, { id: 'carrier-r', name: 'Carrier R', scac: 'CRRR', kind: 'freight', unified: false, canReach: false, lookup: 'region' }]),
+      'terminals.csv': [
+        TINY_TERMINALS,
+        withRegion(terminal('carrier-r', 'R1', 'Alpha', 'NY', '10001', 40.0, -75.0), 'northeast'),
+        terminal('carrier-r', 'R2', 'Beta', 'NY', '10003', 40.5, -75.0),
+        withRegion(terminal('carrier-r', 'R3', 'Capital', 'DC', '20001', 38.9, -77.0), 'south'),
+      ].join('\n'),
+      'service-points.csv': TINY_POINTS,
+    });
+    expect(checkDataset(partly, { zipFile }).findings.map(formatFinding).filter((f) => !f.startsWith('terminals.csv:6:'))).toEqual([
+      'terminals.csv:9: warning: region is empty: carrier-r is listed by region, and its look-ups by region never list this location',
+    ]);
+    // As the warning says: R2 is listed by no region, the others by their own.
+    const other = createEngine({ dataDir: partly, zipFile });
+    expect(other.carrierLocations('carrier-r', { region: 'northeast' }).locations.map((l) => l.terminalCode)).toEqual(['R1']);
+    expect(other.carrierLocations('carrier-r', { region: 'south' }).locations.map((l) => l.terminalCode)).toEqual(['R3']);
   });
 
   it("an office abroad whose province code spells a US state's is not in that state's city, nor in its coverage", () => {
