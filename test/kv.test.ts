@@ -203,15 +203,24 @@ describe('createKvStore', () => {
     await expectUnavailable(down.get('test:kv:down'));
   });
 
-  it('refuses a table name or endpoint DynamoDB would not take, and two stores at once', async () => {
-    await expect(createKvStore({ DYNAMODB_TABLE: 'a b' })).rejects.toThrow('DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .');
-    await expect(createKvStore({ DYNAMODB_TABLE: 'quotas', DYNAMODB_ENDPOINT: '127.0.0.1:8000' })).rejects.toThrow('DYNAMODB_ENDPOINT must be an http:// or https:// URL');
-    await expect(createKvStore({ DYNAMODB_TABLE: 'quotas', REDIS_URL: redisUrl })).rejects.toThrow('set one of REDIS_URL and DYNAMODB_TABLE');
+  it('refuses, as settings that can never work, a table name or endpoint DynamoDB would not take, an endpoint without a table, and two stores at once', async () => {
+    const refused = async (env: Parameters<typeof createKvStore>[0], message: string) => {
+      const made = createKvStore(env);
+      await expect(made).rejects.toBeInstanceOf(KvConfigError);
+      await expect(made).rejects.toThrow(message);
+    };
+    await refused({ DYNAMODB_TABLE: 'a b' }, 'DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .');
+    await refused({ DYNAMODB_TABLE: 'quotas', DYNAMODB_ENDPOINT: '127.0.0.1:8000' }, 'DYNAMODB_ENDPOINT must be an http:// or https:// URL');
+    await refused({ DYNAMODB_TABLE: 'quotas', REDIS_URL: redisUrl }, 'set one of REDIS_URL and DYNAMODB_TABLE');
+    // Not the memory store instead: a server given these settings refuses to start.
+    await refused({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }, 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too');
   });
 
   it('refuses a URL that is not Redis before loading the client, without repeating it (it may hold the password)', async () => {
     for (const url of ['http://:secret@host:6379', 'localhost:6379', 'redis://', 'redis://:secret@host:6379/x']) {
-      await expect(createKvStore({ REDIS_URL: url })).rejects.toThrow(new Error('REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)'));
+      const made = createKvStore({ REDIS_URL: url });
+      await expect(made).rejects.toBeInstanceOf(KvConfigError);
+      await expect(made).rejects.toThrow(new KvConfigError('REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)'));
     }
   });
 

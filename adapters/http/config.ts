@@ -3,7 +3,7 @@
 
 import * as z from '../../engine/zod.js';
 import { availableParallelism } from 'node:os';
-import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
+import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, ENDPOINT_WITHOUT_TABLE, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
 import { generateDevKey, KeyRing, parseApiKeys } from './keys.js';
 import { connectionCapUnder, openFileLimit } from '../open-files.js';
 
@@ -291,9 +291,7 @@ const envSchema = z.object({
     error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
   }),
   z.refine((e) => e.REDIS_URL === undefined || e.DYNAMODB_TABLE === undefined, { error: ONE_STORE }),
-  z.refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, {
-    error: 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too',
-  }),
+  z.refine((e) => e.DYNAMODB_ENDPOINT === undefined || e.DYNAMODB_TABLE !== undefined, { error: ENDPOINT_WITHOUT_TABLE }),
 );
 
 /** An origin as a browser sends it in `Origin` (`https://app.example.com:8443`), or undefined. */

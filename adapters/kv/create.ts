@@ -1,6 +1,6 @@
 import { namesOf } from '../commonjs-names.js';
 import { MemoryKvStore } from './memory.js';
-import type { KvStore, RedisKvOptions } from './store.js';
+import { KvConfigError, type KvStore, type RedisKvOptions } from './store.js';
 
 export const REDIS_URL_FORMAT =
   'REDIS_URL must be a redis:// or rediss:// URL, such as redis://:password@host:6379, with a database number if any (redis://host:6379/2)';
@@ -8,6 +8,7 @@ export const REDIS_URL_FORMAT =
 export const DYNAMODB_TABLE_FORMAT = 'DYNAMODB_TABLE must be a DynamoDB table name: 3 to 255 letters, digits, _ - or .';
 export const DYNAMODB_ENDPOINT_FORMAT = 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:8000';
 export const ONE_STORE = 'set one of REDIS_URL and DYNAMODB_TABLE: quotas are counted in one store';
+export const ENDPOINT_WITHOUT_TABLE = 'DYNAMODB_ENDPOINT is set without DYNAMODB_TABLE: set the table that holds the quotas too';
 
 /** DynamoDB's own rule for table names. */
 export function isDynamoDbTable(text: string): boolean {
@@ -49,17 +50,19 @@ export interface KvStoreEnv {
  * otherwise a per-process memory store. The client (ioredis, `@aws-sdk/client-dynamodb`) is
  * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
  * without it never loads it, and need not install it (with a bundler: mark it external).
- * A Redis that refuses the URL's password, user or database rejects with KvConfigError, and so does
- * a DynamoDB that has no such table or refuses the credentials.
+ * Settings that can never work reject with KvConfigError: malformed ones (checked here, before any
+ * client is loaded), a Redis that refuses the URL's password, user or database, and a DynamoDB that
+ * has no such table or refuses the credentials.
  */
 export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
   const table = env.DYNAMODB_TABLE?.trim();
   const endpoint = env.DYNAMODB_ENDPOINT?.trim() || undefined;
-  if (url && table) throw new Error(ONE_STORE);
+  if (url && table) throw new KvConfigError(ONE_STORE);
+  if (endpoint !== undefined && !table) throw new KvConfigError(ENDPOINT_WITHOUT_TABLE);
   if (table) {
-    if (!isDynamoDbTable(table)) throw new Error(DYNAMODB_TABLE_FORMAT);
-    if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new Error(DYNAMODB_ENDPOINT_FORMAT);
+    if (!isDynamoDbTable(table)) throw new KvConfigError(DYNAMODB_TABLE_FORMAT);
+    if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new KvConfigError(DYNAMODB_ENDPOINT_FORMAT);
     const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
     const store = new DynamoDbKvStore(namesOf(sdk, 'DynamoDBClient'), table, { endpoint, timeoutMs: options.timeoutMs });
     // Rejects with KvConfigError when DynamoDB's answer says a setting is wrong; an outage starts anyway.
@@ -68,7 +71,7 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
   }
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.
-  if (!isRedisUrl(url)) throw new Error(REDIS_URL_FORMAT);
+  if (!isRedisUrl(url)) throw new KvConfigError(REDIS_URL_FORMAT);
   const [{ RedisKvStore }, ioredis] = await Promise.all([import('./redis.js'), import('ioredis')]);
   const store = new RedisKvStore(namesOf(ioredis, 'Redis').Redis, url, options);
   // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
