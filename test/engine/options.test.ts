@@ -1,14 +1,14 @@
 // The library's own arguments (createEngine's options, a batch's limit, serviceDays's clock,
-// checkDataset's directory) are checked as the queries are: a wrong one is an InvalidInputError that
-// names it, never a silent default, a limit that is no limit, or an error from inside the engine.
+// checkDataset's directory, compileDataset's and buildSnapshot's options) are checked as the queries
+// are: a wrong one is an InvalidInputError that names it, never a silent default, a limit that is
+// no limit, or an error from inside the engine.
 
-import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../../engine/index.js';
-import { createEngine as createRuntimeEngine } from '../../engine/index.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../engine/index.js';
+import { createEngine as createRuntimeEngine } from '../../engine/index.js';
 import { buildSnapshot, checkDataset, compileDataset, createEngine } from '../../data/index.js';
 
 const engine = createEngine();
