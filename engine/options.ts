@@ -58,7 +58,7 @@ export const serviceDaysOptionsSchema = z.lazy(() =>
     now: z.optional(
       z
         .date({ error: 'now must be a valid Date' })
-        .check(z.refine((d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST, { error: `now must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}, as date must` })),
+        .check(z.refine((d: Date) => d.getTime() >= EARLIEST && d.getTime() <= LATEST, { error: `now must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}, the dates a query may name` })),
     ),
   }),
 );

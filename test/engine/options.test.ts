@@ -68,7 +68,7 @@ describe("serviceDays's clock", () => {
   const ask = (now: unknown) => engine.serviceDays('carrier-a', { zip: '60601' }, { now: now as Date });
 
   it('must be a valid Date in the range a date query may name', () => {
-    const range = 'now must be between 1970-01-01 and 2999-12-24, as date must';
+    const range = 'now must be between 1970-01-01 and 2999-12-24, the dates a query may name';
     // The largest Date, a negative year (whose sign a date string would lose), and one past the range.
     for (const now of [new Date(8.64e15), new Date(-2e14), new Date('3000-06-01T00:00:00Z'), new Date('1969-12-31T23:59:59Z')]) {
       expect(invalid(() => ask(now))).toBe(range);
