@@ -149,7 +149,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     else if (!known.has(column)) {
       const meant = spec.columns.find((c) => c.toLowerCase() === column.toLowerCase());
       const hint = meant ? `did you mean "${meant}"? Column names are case-sensitive` : `the columns are ${spec.columns.join(', ')}`;
-      findings.warning(spec.file, headerLine, `the "${column}" column is not one this file has, and is not read (${hint})`);
+      findings.warning(spec.file, headerLine, `the "${column}" column is not a column of ${spec.file}, and is not read (${hint})`);
     }
   });
   const present = spec.columns.filter((c) => header.includes(c) || c in constants);

@@ -257,8 +257,8 @@ describe('errors: columns and files', () => {
     const header = `${TERMINAL_HEADER.replace('email', 'emial').replace('region', 'Region')},name`;
     const terminals = [header, ...TERMINALS.slice(1).map((row) => `${row},x`)];
     expect(findingsOf({ terminals })).toEqual([
-      warning('terminals.csv', 1, `the "emial" column is not one this file has, and is not read (the columns are ${TERMINAL_HEADER.split(',').join(', ')})`),
-      warning('terminals.csv', 1, 'the "Region" column is not one this file has, and is not read (did you mean "region"? Column names are case-sensitive)'),
+      warning('terminals.csv', 1, `the "emial" column is not a column of terminals.csv, and is not read (the columns are ${TERMINAL_HEADER.split(',').join(', ')})`),
+      warning('terminals.csv', 1, 'the "Region" column is not a column of terminals.csv, and is not read (did you mean "region"? Column names are case-sensitive)'),
       error('terminals.csv', 1, 'the header has the "name" column twice'),
     ]);
   });
