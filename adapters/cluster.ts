@@ -119,7 +119,10 @@ export async function runPrimary(env: Record<string, string | undefined>, config
         for (const [i, worker] of old.entries()) {
           if (stopping) return;
           const fresh = fork();
-          if (!(await listening(fresh))) {
+          const listens = await listening(fresh);
+          // A stop that came meanwhile ended the new worker, or ends it now: the stop says so.
+          if (stopping) return;
+          if (!listens) {
             logger.error({ id: fresh.id }, 'reload failed: a worker could not load the data on disk; still serving the data loaded before');
             return;
           }
@@ -147,7 +150,13 @@ export async function runPrimary(env: Record<string, string | undefined>, config
     exitCode = code;
     if (code === 0) log.info({ signal }, 'stopping: finishing requests in flight');
     const workers = [...roles.keys()];
-    for (const worker of workers) if (worker.isConnected()) worker.send(STOP_MESSAGE);
+    for (const worker of workers) {
+      // A worker still loading the data (a reload's new one) has no request in flight, and hears
+      // no message until it listens: it is ended at once, as SIGTERM ends a process that has not
+      // started serving (one that has stops gracefully on it).
+      if (roles.get(worker) === 'starting') worker.process.kill('SIGTERM');
+      else if (worker.isConnected()) worker.send(STOP_MESSAGE);
+    }
     const stoppedBy = Date.now() + config.limits.shutdownTimeoutMs + EXIT_MARGIN_MS;
     const deadline = setTimeout(() => {
       for (const worker of workers) {

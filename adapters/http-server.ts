@@ -66,6 +66,11 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     handle,
   );
   server.maxConnections = limits.maxConnections;
+  // In a cluster worker (WORKERS=N) Node hands a connection past the limit back to the primary for
+  // another worker, which hands it on again while every worker is full: the primary then holds it
+  // unanswered and spins. Dropped here instead, as one process drops it, and logged below.
+  // (Node 22.12 and later; @types/node does not declare it yet.)
+  (server as typeof server & { dropMaxConnection: boolean }).dropMaxConnection = true;
   // Connections refused as they arrive: said, but at most once per window however many come.
   const refused = refusalLog(logger);
   server.on('drop', (data?: { remoteAddress?: string }) => refused('MAX_CONNECTIONS', plainAddress(data?.remoteAddress), limits.maxConnections));

@@ -200,12 +200,12 @@ export const ENVIRONMENT = {
   MAX_CONNECTIONS: {
     scope: 'server',
     default: String(DEFAULT_LIMITS.maxConnections),
-    description: "connections beyond this are closed as they arrive (and logged); the default is lowered below the process's open-file limit",
+    description: "connections beyond this are closed as they arrive (and logged); the default is lowered below the process's open-file limit; with `WORKERS`, each worker's",
   },
   MAX_CONNECTIONS_PER_CLIENT: {
     scope: 'server',
     unset: 'no limit',
-    description: 'connections from one address beyond this are closed as they arrive; set it where clients reach the server directly, not behind a proxy',
+    description: "connections from one address beyond this are closed as they arrive; set it where clients reach the server directly, not behind a proxy; with `WORKERS`, each worker's",
   },
   SHUTDOWN_TIMEOUT_MS: {
     scope: 'server',

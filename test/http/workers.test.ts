@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { keepCalling } from '../support/clients.js';
+import { openRaw, type RawConnection } from '../support/raw-http.js';
 import { LOCAL_AWS_ENV } from '../support/dynalite.js';
 import { buildOneCarrierSnapshot } from '../support/datasets.js';
 import { sigtermWithRequestInFlight, spawnServer, startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -127,6 +128,23 @@ describe('WORKERS=2', () => {
     expect(failures).toEqual([]);
   });
 
+  it('on SIGTERM during a reload ends the worker still loading at once, and stops within SHUTDOWN_TIMEOUT_MS', async () => {
+    // A dataset folder: each worker compiles it as it starts, which takes seconds.
+    const proc = await start({ WORKERS: '2', API_KEYS, DATA_DIR: 'data/sample', LOG_LEVEL: 'info', SERVER: 'node', SHUTDOWN_TIMEOUT_MS: '3000' });
+    await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+    proc.child.kill('SIGHUP');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stopAt = Date.now();
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(Date.now() - stopAt).toBeLessThan(3_000);
+    // The new worker never served, and the reload is not reported as done or as failed.
+    expect(workerPids(proc)).toHaveLength(2);
+    expect(logged(proc, 'worker reloaded')).toEqual([]);
+    expect(proc.output()).not.toMatch(/reload failed/);
+    expect(logged(proc, 'stopped')).toHaveLength(1);
+  });
+
   it('starts another worker when one dies, and logs it', async () => {
     const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node' });
     try {
@@ -143,6 +161,32 @@ describe('WORKERS=2', () => {
         expect(reply.status).toBe(200);
       }
     } finally {
+      await proc.stop();
+    }
+    expect(await proc.exited).toBe(0);
+  });
+
+  // A cluster worker drops a connection past its limit with server.dropMaxConnection, which Node has
+  // from 22.12, the oldest the package runs on (engines); on older Node the primary hands it round.
+  it.skipIf(Number(process.versions.node.split('.')[0]) < 22)('refuses connections past each worker\'s MAX_CONNECTIONS at once, as one process does, and serves again once they end', async () => {
+    const CAP = 3;
+    const proc = await start({ WORKERS: '2', API_KEYS, LOG_LEVEL: 'info', SERVER: 'node', MAX_CONNECTIONS: String(CAP) });
+    const held: RawConnection[] = [];
+    try {
+      await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+      // Connections that send nothing: each worker holds up to CAP of them, and closes the rest.
+      for (let i = 0; i < 16; i++) held.push(await openRaw(proc.url));
+      const closedBy = (ms: number) => Promise.all(held.map((c) => Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))])));
+      const closed = await closedBy(3_000);
+      const open = closed.filter((c) => !c).length;
+      expect(open).toBeLessThanOrEqual(2 * CAP);
+      expect(open).toBeGreaterThanOrEqual(CAP);
+      for (const [i, c] of held.entries()) if (closed[i]) expect(c.received()).toBe('');
+      await vi.waitFor(() => expect(logged(proc, 'connection refused: limit reached')[0]).toMatchObject({ setting: 'MAX_CONNECTIONS', limit: CAP }), { timeout: 5_000 });
+      for (const c of held) c.socket.destroy();
+      await vi.waitFor(async () => expect((await fetch(`${proc.url}/api/health`, { headers: { connection: 'close' } })).status).toBe(200), { timeout: 10_000, interval: 100 });
+    } finally {
+      for (const c of held) c.socket.destroy();
       await proc.stop();
     }
     expect(await proc.exited).toBe(0);
