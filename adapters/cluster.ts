@@ -11,6 +11,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { constants } from 'node:os';
 import { loadKeys, type Config } from './http/config.js';
+import type { ReloadOutcome } from './http/health.js';
 import { serveKv } from './kv/cluster.js';
 import { MemoryKvStore } from './kv/memory.js';
 import { lineRelay } from './log-relay.js';
@@ -19,6 +20,20 @@ import { createLogger, logStream, logWritten } from './startup.js';
 /** What the primary tells a worker (over the cluster's IPC channel): stop with the service, or stop as its replacement serves. */
 export const STOP_MESSAGE = 'carrier-locations:stop';
 export const RETIRE_MESSAGE = 'carrier-locations:retire';
+/** What the primary tells each serving worker of a reload's outcome, for its health report. */
+export const RELOAD_OUTCOME = 'carrier-locations:reload-outcome';
+/** What a worker tells the primary before it exits for want of a start: why. */
+export const START_FAILED = 'carrier-locations:start-failed';
+
+export interface ReloadOutcomeMessage {
+  type: typeof RELOAD_OUTCOME;
+  outcome: ReloadOutcome;
+}
+export interface StartFailedMessage {
+  type: typeof START_FAILED;
+  reason: string;
+}
+const isStartFailed = (message: unknown): message is StartFailedMessage => (message as StartFailedMessage | null)?.type === START_FAILED;
 
 /** A worker that dies is started again after this, doubled for each death in a row, up to the cap. */
 const RESTART_BACKOFF_MS = 100;
@@ -56,6 +71,17 @@ export async function runPrimary(env: Record<string, string | undefined>, config
   let started = false;
   let reloading = false;
   let reloadAgain = false;
+  /** The last reload's outcome, which every worker's health report shows, a worker started since too. */
+  let lastReload: ReloadOutcome | null = null;
+  const tellOutcome = (worker: Worker) => {
+    if (lastReload !== null && worker.isConnected()) worker.send({ type: RELOAD_OUTCOME, outcome: lastReload } satisfies ReloadOutcomeMessage);
+  };
+  const reloaded = (outcome: ReloadOutcome) => {
+    lastReload = outcome;
+    for (const [worker, role] of roles) if (role === 'serving') tellOutcome(worker);
+  };
+  /** Why each worker that could not start said it could not. */
+  const startFailures = new Map<Worker, string>();
 
   const fork = (): Worker => {
     const worker = cluster.fork(workerEnv);
@@ -70,10 +96,17 @@ export async function runPrimary(env: Record<string, string | undefined>, config
     worker.once('listening', () => {
       if (roles.get(worker) === 'starting') roles.set(worker, 'serving');
       logger.info({ workerPid: worker.process.pid, id: worker.id }, 'worker listening');
+      // A reload's new workers hear its outcome once it ends; one started otherwise, now.
+      if (!reloading) tellOutcome(worker);
+    });
+    worker.on('message', (message: unknown) => {
+      if (isStartFailed(message)) startFailures.set(worker, message.reason);
     });
     worker.once('exit', (code, signal) => {
       const role = roles.get(worker);
       roles.delete(worker);
+      // A reload's new worker's reason is the reload's to report.
+      if (!(role === 'starting' && reloading)) startFailures.delete(worker);
       if (stopping || role === 'retiring') return;
       if (!started) {
         // A worker that cannot start (a bad snapshot, a port in use) would fail again: say so and stop.
@@ -124,12 +157,16 @@ export async function runPrimary(env: Record<string, string | undefined>, config
           if (stopping) return;
           if (!listens) {
             logger.error({ id: fresh.id }, 'reload failed: a worker could not load the data on disk; still serving the data loaded before');
+            const why = startFailures.get(fresh) ?? `it exited with code ${fresh.process.exitCode}`;
+            startFailures.delete(fresh);
+            reloaded({ ok: false, at: new Date().toISOString(), reason: `a new worker could not load the data on disk: ${why}` });
             return;
           }
           await retire(worker);
           logger.info({ replaced: worker.id, by: fresh.id, done: i + 1, of: old.length }, 'worker reloaded');
         }
         logger.info({ workers: old.length }, 'data reloaded');
+        reloaded({ ok: true, at: new Date().toISOString() });
       } while (reloadAgain && !stopping);
     } finally {
       reloading = false;

@@ -12,7 +12,8 @@ import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '../data/index.js';
 import { ConfigError, readConfig } from './http/config.js';
-import { RETIRE_MESSAGE, runPrimary, STOP_MESSAGE } from './cluster.js';
+import type { ReloadStatus } from './http/health.js';
+import { RELOAD_OUTCOME, RETIRE_MESSAGE, runPrimary, START_FAILED, STOP_MESSAGE, type ReloadOutcomeMessage, type StartFailedMessage } from './cluster.js';
 import { gracefulStop, type StopOptions } from './graceful.js';
 import { createHttpServer } from './http-server.js';
 import { createNodeHandler } from './node.js';
@@ -33,6 +34,8 @@ export interface RunningServer {
   close(options?: StopOptions): Promise<void>;
   /** Reloads the data from disk and serves it from now on; false (and logged) when it does not load. */
   reload(): Promise<boolean>;
+  /** The last reload's outcome, which the health report shows. */
+  reloads: ReloadStatus;
 }
 
 export interface ServerOptions {
@@ -93,6 +96,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     logger,
     close: (options) => (closing ??= stop(options).then(() => core.close())),
     reload: reloadData,
+    reloads,
   };
 }
 
@@ -192,9 +196,11 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
   try {
     running = await startServer(env, { kv: shared ? undefined : new ClusterKvStore(), worker: cluster.worker!.id });
   } catch (err) {
-    // One line for the log; the primary says what it does about it.
-    console.error(`error: worker ${cluster.worker!.id} could not start: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
+    // One line for the log; the primary says what it does about it, and a reload's health report why.
+    const reason = err instanceof Error ? err.message : String(err);
+    console.error(`error: worker ${cluster.worker!.id} could not start: ${reason}`);
+    process.send!({ type: START_FAILED, reason } satisfies StartFailedMessage, () => process.exit(1));
+    return;
   }
   let reloading = Promise.resolve(true);
   process.on('SIGHUP', () => (reloading = running.reload()));
@@ -217,8 +223,9 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
       );
   };
   process.on('SIGTERM', () => stop());
-  process.on('message', (message) => {
+  process.on('message', (message: unknown) => {
     if (message === STOP_MESSAGE) stop();
+    if ((message as ReloadOutcomeMessage | null)?.type === RELOAD_OUTCOME) running.reloads.record((message as ReloadOutcomeMessage).outcome);
     // Replaced on reload: the other workers serve, so the clients' idle connections may run out.
     if (message === RETIRE_MESSAGE) stop({ keepIdle: true });
   });

@@ -92,7 +92,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     throw err instanceof KvConfigError ? new ConfigError(err.message) : err;
   }
   const map = { tilesUrl: config.mapTilesUrl, tilesAttribution: config.mapTilesAttribution };
-  const reloads = new ReloadStatus();
+  const reloads = new ReloadStatus([config.snapshotPath, config.dataDir].filter((path) => path !== undefined));
   const shared = { keys, kv, logger, map, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, reloads };
   return {
     core: createApp({ engine, data, ...shared }),

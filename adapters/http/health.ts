@@ -14,6 +14,7 @@
 // and the last reload: one that failed leaves the report `degraded` (the data is older than the
 // operator asked for) until a reload succeeds.
 
+import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../../engine/snapshot-format.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -24,7 +25,7 @@ import type { Route } from './route.js';
 
 export type HealthReport = z.output<typeof healthReportSchema>;
 export type DataInfo = HealthReport['data'];
-type ReloadOutcome = NonNullable<HealthReport['reload']>;
+export type ReloadOutcome = NonNullable<HealthReport['reload']>;
 
 /** What an engine handed to createApp says of itself when nobody says where its data came from. */
 export const engineDataInfo = (): DataInfo => ({ source: 'engine', name: '', loadedAt: new Date().toISOString(), snapshotVersion: SNAPSHOT_VERSION });
@@ -38,13 +39,25 @@ export class ReloadStatus {
   last: ReloadOutcome | null = null;
   changes = 0;
 
+  /**
+   * `dataPaths`: where the data is read from (SNAPSHOT_PATH, DATA_DIR). The health report needs no
+   * key and names the data by its file's or folder's name, never its path (DataInfo): a reason that
+   * quotes one (`ENOENT: ..., open '/srv/data/x.snapshot'`) names it the same way.
+   */
+  constructor(private readonly dataPaths: readonly string[] = []) {}
+
   succeeded(): void {
-    this.last = { ok: true, at: new Date().toISOString() };
-    this.changes++;
+    this.record({ ok: true, at: new Date().toISOString() });
   }
 
   failed(reason: string): void {
-    this.last = { ok: false, at: new Date().toISOString(), reason };
+    this.record({ ok: false, at: new Date().toISOString(), reason });
+  }
+
+  /** An outcome, here or reached elsewhere: a WORKERS=N server's reload, which its primary runs (cluster.ts). */
+  record(outcome: ReloadOutcome): void {
+    const { reason } = outcome;
+    this.last = reason === undefined ? outcome : { ...outcome, reason: this.dataPaths.reduce((text, path) => text.split(path).join(basename(path)), reason) };
     this.changes++;
   }
 }

@@ -128,6 +128,39 @@ describe('WORKERS=2', () => {
     expect(failures).toEqual([]);
   });
 
+  it('reports a reload that failed in every worker\'s health, with the reason, until one succeeds', async () => {
+    const live = join(dir, 'health-live.snapshot');
+    const acme = buildOneCarrierSnapshot(dir, 'acme');
+    copyFileSync(acme, live);
+    const proc = await start({ WORKERS: '2', API_KEYS, SNAPSHOT_PATH: live, LOG_LEVEL: 'info', SERVER: 'node' });
+    // Separate connections, so that the reports come from both workers.
+    const reports = async () =>
+      Promise.all(Array.from({ length: 6 }, () => fetch(`${proc.url}/api/health`, { headers: { connection: 'close' } }).then((r) => r.json())));
+    try {
+      await vi.waitFor(() => expect(workerPids(proc)).toHaveLength(2));
+      for (const report of await reports()) expect(report).toMatchObject({ status: 'healthy', reload: null });
+      writeFileSync(live, 'not a snapshot');
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(proc.output()).toMatch(/reload failed: a worker could not load/), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(async () => {
+        for (const report of await reports()) {
+          expect(report).toMatchObject({
+            status: 'degraded',
+            reload: { ok: false, reason: 'a new worker could not load the data on disk: dataset is invalid:\nhealth-live.snapshot: not a carrier-location snapshot' },
+          });
+        }
+      }, { timeout: 5_000, interval: 100 });
+      copyFileSync(acme, live);
+      proc.child.kill('SIGHUP');
+      await vi.waitFor(() => expect(logged(proc, 'data reloaded')).toHaveLength(1), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(async () => {
+        for (const report of await reports()) expect(report).toMatchObject({ status: 'healthy', reload: { ok: true } });
+      }, { timeout: 5_000, interval: 100 });
+    } finally {
+      await proc.stop();
+    }
+  });
+
   it('on SIGTERM during a reload ends the worker still loading at once, and stops within SHUTDOWN_TIMEOUT_MS', async () => {
     // A dataset folder: each worker compiles it as it starts, which takes seconds.
     const proc = await start({ WORKERS: '2', API_KEYS, DATA_DIR: 'data/sample', LOG_LEVEL: 'info', SERVER: 'node', SHUTDOWN_TIMEOUT_MS: '3000' });
