@@ -36,7 +36,8 @@ return 1
 const SETTINGS_REFUSED: [RegExp, (url: URL) => string][] = [
   [/^WRONGPASS|^ERR invalid password/, () => 'REDIS_URL: Redis refused the user name or password in the URL (WRONGPASS)'],
   [/^NOAUTH/, () => 'REDIS_URL: Redis requires a password and the URL has none (NOAUTH): redis://:password@host:6379'],
-  [/^NOPERM/, () => "REDIS_URL: the URL's Redis user may not run the commands the quota store needs (NOPERM)"],
+  // A command refused outright says NOPERM; one a script runs, as Redis 7 words it.
+  [/^NOPERM|user executing the script can't run this command/, () => "REDIS_URL: the URL's Redis user may not run the commands the quota store needs (NOPERM)"],
   [/DB index is out of range/, (url) => `REDIS_URL: database ${url.pathname.slice(1)} does not exist on that Redis server`],
   [/Unknown RESP type|Protocol error/i, (url) => `REDIS_URL: the server at ${url.host} does not speak the Redis protocol`],
 ];
@@ -148,6 +149,19 @@ export class RedisKvStore implements KvStore {
       } catch (err) {
         const cause = (err as Error & { cause?: Error }).cause;
         this.refusal = SETTINGS_REFUSED.find(([pattern]) => pattern.test(cause?.message ?? ''))?.[1](this.url);
+      }
+    }
+    // A user the server admits may still not be allowed the commands a count runs (an ACL): one
+    // count is made, on a key of its own that expires in a minute, so that such a user stops the
+    // start rather than getting 503 for every keyed request.
+    if (settled === 'ready' && !this.refusal) {
+      const probe = `carrier-locations:start-probe:${randomUUID()}`;
+      try {
+        await this.clock;
+        await this.run(() => this.client.countUpTo(probe, 1, Math.floor(Date.now() / 1000) + 60, Date.now() + this.clockOffsetMs + this.timeoutMs));
+      } catch (err) {
+        const cause = (err as Error & { cause?: Error }).cause ?? (err as Error);
+        this.refusal = SETTINGS_REFUSED.find(([pattern]) => pattern.test(cause.message))?.[1](this.url);
       }
     }
     if (this.refusal) {

@@ -1,6 +1,7 @@
 // REDIS_URL settings a real Redis refuses (a password it requires, a wrong one, a database it does
-// not have, an address that is no Redis at all) stop the start with one line naming the setting and
-// never the password; a Redis that is merely down lets the server start and report unhealthy.
+// not have, a user whose ACL leaves out what a count runs, an address that is no Redis at all) stop
+// the start with one line naming the setting and never the password; a Redis that is merely down
+// lets the server start and report unhealthy.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,12 @@ let notRedisUrl: string;
 beforeAll(async () => {
   redis = await startRedis(undefined, { password: PASSWORD });
   hostPort = `127.0.0.1:${redis.port}`;
+  // Users the server admits but whose ACL leaves out commands a count runs: one that may only
+  // connect (no INFO for the client's ready check), one that may do everything but INCR.
+  const admin = new Redis(`redis://:${PASSWORD}@${hostPort}`);
+  await admin.call('ACL', 'SETUSER', 'pingonly', 'on', `>${PASSWORD}`, '~*', '-@all', '+ping', '+select', '+hello', '+auth', '+client');
+  await admin.call('ACL', 'SETUSER', 'noincr', 'on', `>${PASSWORD}`, '~*', '+@all', '-incr');
+  await admin.quit();
   notRedis = createServer((_, res) => res.end('hello'));
   await new Promise<void>((resolve) => notRedis.listen(0, '127.0.0.1', resolve));
   notRedisUrl = `redis://127.0.0.1:${(notRedis.address() as AddressInfo).port}`;
@@ -39,6 +46,8 @@ describe('settings a Redis refuses stop the start', () => {
     // redis-server has 16 databases (0 to 15) unless configured otherwise.
     ['a database index the server does not have', () => `redis://:${PASSWORD}@${hostPort}/99`, /^REDIS_URL: database 99 does not exist on that Redis server$/],
     ['an address that is an HTTP server', () => notRedisUrl, /^REDIS_URL: the server at 127\.0\.0\.1:\d+ does not speak the Redis protocol$/],
+    ['a user that may only connect', () => `redis://pingonly:${PASSWORD}@${hostPort}`, /^REDIS_URL: the URL's Redis user may not run the commands the quota store needs \(NOPERM\)$/],
+    ['a user that may not INCR', () => `redis://noincr:${PASSWORD}@${hostPort}`, /^REDIS_URL: the URL's Redis user may not run the commands the quota store needs \(NOPERM\)$/],
   ];
   it.each(cases)('%s', async (_, url, message) => {
     const started = startServer({ ...base, REDIS_URL: url() });
