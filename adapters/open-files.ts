@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 
 /** Files the process holds besides client connections: standard streams, the listening socket, Redis, the data, Node's own. */
-const RESERVED_FILES = 64;
+export const RESERVED_FILES = 64;
 
 /** The soft limit on open files (`ulimit -n`); undefined when it cannot be read, Infinity when unlimited. */
 export function openFileLimit(): number | undefined {

@@ -20,7 +20,7 @@ import { createNodeHandler } from './node.js';
 import { reload, switchableCore } from './reload.js';
 import { ClusterKvStore } from './kv/cluster.js';
 import type { KvStore } from './kv/store.js';
-import { connectionCapUnder, openFileLimit } from './open-files.js';
+import { connectionCapUnder, openFileLimit, RESERVED_FILES } from './open-files.js';
 import { logWritten, startService } from './startup.js';
 
 export interface RunningServer {
@@ -74,7 +74,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   if (fileLimit !== undefined && config.limits.maxConnections > connectionCapUnder(fileLimit, Infinity)) {
     logger.warn(
       { maxConnections: config.limits.maxConnections, openFileLimit: fileLimit },
-      'MAX_CONNECTIONS is not below the open-file limit (ulimit -n): connections past that limit are reset by the OS instead of refused',
+      `MAX_CONNECTIONS leaves fewer than ${RESERVED_FILES} of the open-file limit (ulimit -n) for the process's own files: connections past that limit are reset by the OS instead of refused`,
     );
   }
   let closing: Promise<void> | undefined;

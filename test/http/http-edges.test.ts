@@ -54,6 +54,21 @@ describe.each(SERVER_KINDS)('on %s', (server) => {
 describe('the default connection cap under a low open-file limit', () => {
   const OPEN_FILES = 200;
 
+  it('warns at start of a MAX_CONNECTIONS that leaves the process fewer than 64 files of its own, and not of one that leaves more', async () => {
+    const warning = "MAX_CONNECTIONS leaves fewer than 64 of the open-file limit (ulimit -n) for the process's own files: connections past that limit are reset by the OS instead of refused";
+    for (const [cap, warned] of [[150, true], [136, false]] as const) {
+      const proc = spawnServer({ SERVER: 'node', API_KEYS, LOG_LEVEL: 'info', MAX_CONNECTIONS: String(cap) }, { openFiles: OPEN_FILES });
+      try {
+        await proc.printed(LISTENING);
+        const warnings = logLines(proc.stdout()).filter((l) => l.msg === warning);
+        expect(warnings, `MAX_CONNECTIONS=${cap}`).toEqual(warned ? [expect.objectContaining({ maxConnections: cap, openFileLimit: OPEN_FILES })] : []);
+      } finally {
+        proc.child.kill('SIGTERM');
+        await proc.exited;
+      }
+    }
+  });
+
   it('stays below the limit, refuses connections past it in order, logs the refusals rate-limited, and serves again once they end', async () => {
     const proc = spawnServer({ SERVER: 'node', API_KEYS, LOG_LEVEL: 'info' }, { openFiles: OPEN_FILES });
     const held: RawConnection[] = [];
