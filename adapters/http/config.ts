@@ -196,7 +196,11 @@ export const ENVIRONMENT = {
     default: String(DEFAULT_LIMITS.requestTimeoutMs),
     description: 'the whole request, body included, must arrive within this, else 408 (at least `HEADERS_TIMEOUT_MS`)',
   },
-  KEEP_ALIVE_TIMEOUT_MS: { scope: 'server', default: String(DEFAULT_LIMITS.keepAliveTimeoutMs), description: 'an idle keep-alive connection is closed after this' },
+  KEEP_ALIVE_TIMEOUT_MS: {
+    scope: 'server',
+    default: String(DEFAULT_LIMITS.keepAliveTimeoutMs),
+    description: "an idle keep-alive connection is closed after this, which clients are told (`Keep-Alive: timeout=5`); Node keeps it open up to a second longer, so that a client reusing it just then is not cut off",
+  },
   MAX_CONNECTIONS: {
     scope: 'server',
     default: String(DEFAULT_LIMITS.maxConnections),
