@@ -34,6 +34,7 @@ export interface StartFailedMessage {
   reason: string;
 }
 const isStartFailed = (message: unknown): message is StartFailedMessage => (message as StartFailedMessage | null)?.type === START_FAILED;
+export const isReloadOutcome = (message: unknown): message is ReloadOutcomeMessage => (message as ReloadOutcomeMessage | null)?.type === RELOAD_OUTCOME;
 
 /** A worker that dies is started again after this, doubled for each death in a row, up to the cap. */
 const RESTART_BACKOFF_MS = 100;

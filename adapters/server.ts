@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { createEngine } from '../data/index.js';
 import { ConfigError, readConfig } from './http/config.js';
 import type { ReloadStatus } from './http/health.js';
-import { RELOAD_OUTCOME, RETIRE_MESSAGE, runPrimary, START_FAILED, STOP_MESSAGE, type ReloadOutcomeMessage, type StartFailedMessage } from './cluster.js';
+import { isReloadOutcome, RETIRE_MESSAGE, runPrimary, START_FAILED, STOP_MESSAGE, type StartFailedMessage } from './cluster.js';
 import { gracefulStop, type StopOptions } from './graceful.js';
 import { createHttpServer } from './http-server.js';
 import { createNodeHandler } from './node.js';
@@ -225,7 +225,7 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
   process.on('SIGTERM', () => stop());
   process.on('message', (message: unknown) => {
     if (message === STOP_MESSAGE) stop();
-    if ((message as ReloadOutcomeMessage | null)?.type === RELOAD_OUTCOME) running.reloads.record((message as ReloadOutcomeMessage).outcome);
+    if (isReloadOutcome(message)) running.reloads.record(message.outcome);
     // Replaced on reload: the other workers serve, so the clients' idle connections may run out.
     if (message === RETIRE_MESSAGE) stop({ keepIdle: true });
   });

@@ -105,7 +105,7 @@ export class RedisKvStore implements KvStore {
       // A failed command's error carries its arguments, and AUTH's are the password: the listener
       // (the log) gets the command's name only.
       if (err.command) err.command = { name: err.command.name };
-      this.refusal ??= SETTINGS_REFUSED.find(([pattern]) => pattern.test(err.message))?.[1](this.url);
+      this.refusal ??= this.refusedBy(err);
       onError(err);
     });
     this.client.on('ready', () => {
@@ -147,8 +147,7 @@ export class RedisKvStore implements KvStore {
       try {
         await this.run(() => this.client.select(db));
       } catch (err) {
-        const cause = (err as Error & { cause?: Error }).cause;
-        this.refusal = SETTINGS_REFUSED.find(([pattern]) => pattern.test(cause?.message ?? ''))?.[1](this.url);
+        this.refusal = this.refusedBy(err);
       }
     }
     // A user the server admits may still not be allowed the commands a count runs (an ACL): one
@@ -160,14 +159,22 @@ export class RedisKvStore implements KvStore {
         await this.clock;
         await this.run(() => this.client.countUpTo(probe, 1, Math.floor(Date.now() / 1000) + 60, Date.now() + this.clockOffsetMs + this.timeoutMs));
       } catch (err) {
-        const cause = (err as Error & { cause?: Error }).cause ?? (err as Error);
-        this.refusal = SETTINGS_REFUSED.find(([pattern]) => pattern.test(cause.message))?.[1](this.url);
+        this.refusal = this.refusedBy(err);
       }
     }
     if (this.refusal) {
       this.client.disconnect();
       throw new KvConfigError(this.refusal);
     }
+  }
+
+  /**
+   * What to tell the operator of a reply no retry will change, or undefined (an outage, say): the
+   * error's own message (the client's events), or its cause's (`run` wraps Redis's reply so).
+   */
+  private refusedBy(err: unknown): string | undefined {
+    const { message, cause } = err as Error & { cause?: Error };
+    return SETTINGS_REFUSED.find(([pattern]) => pattern.test(message ?? '') || pattern.test(cause?.message ?? ''))?.[1](this.url);
   }
 
   async countUpTo(key: string, limit: number, expireAtUnixSeconds: number): Promise<number | null> {
