@@ -5,12 +5,15 @@
 //   3. the installed package (`npm pack`, then `npm install` of the tarball): a fresh process
 //      imports it, calls createEngine() and answers a first search; spawn to exit over a bare
 //      node's; on Node 22.1 and later also with Node's compile cache on, as an application may
-//   4. the Lambda bundle's start in parts (import, of it the modules, first answer), and the same
+//   4. what each of those starts cannot avoid (start-floor.ts): its files of code loaded and parsed
+//      with none of it run, and the bytes of the snapshot it reads read and checked, each alone in
+//      a fresh node beside the same bare nodes, and the two together next to the whole start
+//   5. the Lambda bundle's start in parts (import, of it the modules, first answer), and the same
 //      with its quotas counted in DynamoDB (dynalite, a local DynamoDB, on loopback); each also
 //      with the options Lambda's runtime gives node
 // Medians of several processes, each interleaved with a bare node so both see the machine's noise;
 // a start's ratio is the median of each process's time over the bare node's started beside it.
-// The first section is also the last of `npm run bench:http`.
+// The last section is also the last of `npm run bench:http`.
 //
 // The process has AWS_LAMBDA_FUNCTION_NAME set, as Lambda always does: the handler then starts
 // the service as the module loads, and the module's load ends once the start has (Lambda's init
@@ -25,7 +28,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../adapters/build-lambda.js';
 import { DEFAULT_SNAPSHOT } from '../engine/package-files.js';
@@ -33,6 +36,8 @@ import { readSnapshot } from '../engine/snapshot.js';
 import { createQuotaTable, LOCAL_AWS_ENV, startDynalite } from '../test/support/dynalite.js';
 import { fileMb, heading, int, mb, ms, ratio, table, verdict } from './format.js';
 import { onInterrupt } from './interrupt.js';
+import { jsonOf, timedProcess } from './processes.js';
+import { bytesReadMost, codeOnlyCopy, importArgs, readAndCheckArgs } from './start-floor.js';
 import { median } from './measure.js';
 import { randomZipPoints, SEED } from './workload.js';
 
@@ -117,19 +122,6 @@ function coldStart(bundle: string, inLambda = true, env: Record<string, string> 
 /** Spawn to exit of `node -e 0`: how fast this machine starts node right now. */
 function bareNode(): Promise<number> {
   return timedProcess(['-e', '0'], process.cwd());
-}
-
-/** Spawn to exit of a node process with these arguments; rejects if it fails. */
-function timedProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`node ${args.join(' ')} exited ${code}`)))));
-}
-
-/** The last line a node process printed on stdout, parsed as JSON (the lines before it are its log). */
-function jsonOf(args: string[], cwd: string, env: NodeJS.ProcessEnv): unknown {
-  const out = execFileSync(process.execPath, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  return JSON.parse(out.trimEnd().split('\n').at(-1)!);
 }
 
 interface PeakRss {
@@ -220,6 +212,14 @@ export async function footprint(work: string): Promise<void> {
   // package's code is then compiled once, by the first run, rather than by every start.
   const cacheEnv = 'enableCompileCache' in nodeModule ? { PATH: process.env.PATH, NODE_COMPILE_CACHE: join(work, 'compile-cache') } : undefined;
   if (cacheEnv) await timedProcess(packageArgs, app, cacheEnv);
+  // The parts of each start no code of this package decides (start-floor.ts).
+  const packageEntry = join(app, 'node_modules', 'carrier-locations', 'dist', 'bundle', 'index.js');
+  const floors = [
+    { name: 'Lambda bundle', code: codeOnlyCopy(build.bundle, join(work, 'lambda-code')), snapshot: build.snapshot,
+      bytes: bytesReadMost(lambdaArgs, dirname(build.bundle), lambdaEnv), starts: [] as number[], codeMs: [] as number[], dataMs: [] as number[] },
+    { name: 'installed package', code: codeOnlyCopy(packageEntry, join(work, 'package-code')), snapshot: join(app, 'node_modules', 'carrier-locations', relative(root, DEFAULT_SNAPSHOT)),
+      bytes: bytesReadMost(packageArgs, app, { PATH: process.env.PATH }), starts: [] as number[], codeMs: [] as number[], dataMs: [] as number[] },
+  ];
   const lambda: number[] = [];
   const installed: number[] = [];
   const cached: number[] = [];
@@ -235,7 +235,13 @@ export async function footprint(work: string): Promise<void> {
     lambdaOptioned.push(await timedProcess([...lambdaNodeOptions(), ...lambdaArgs], dirname(build.bundle), lambdaEnv));
     installed.push(await timedProcess(packageArgs, app));
     if (cacheEnv) cached.push(await timedProcess(packageArgs, app, cacheEnv));
+    for (const floor of floors) {
+      floor.codeMs.push(await timedProcess(importArgs(floor.code.entry), process.cwd()));
+      floor.dataMs.push(await timedProcess(readAndCheckArgs(floor.snapshot, floor.bytes), process.cwd()));
+    }
   }
+  floors[0]!.starts = lambda;
+  floors[1]!.starts = installed;
   const rss = lambdaPeakRss(build.bundle);
   const bareMs = median(bare);
   // Each start over the bare node started beside it, then the median of those: the pair shares the
@@ -265,6 +271,24 @@ export async function footprint(work: string): Promise<void> {
   console.log(`  ${fileMb(build.bundleBytes)} MB bundle + ${fileMb(build.snapshotBytes)} MB snapshot; ${rss.answered} of ${EVENTS} events answered 200, asking about ${int(rss.differentZips)} different ZIPs`);
   console.log(`  peak RSS of each bundle process from ${mb(rss.bundleRange[0] * 2 ** 20)} to ${mb(rss.bundleRange[1] * 2 ** 20)} MiB`);
   console.log(`  the options Lambda's Node runtime gives a ${LAMBDA_MEMORY_MB} MB function, with which the peak RSS is taken: ${lambdaNodeOptions().join(' ')}`);
+
+  heading('What a start cannot avoid: each part alone in a fresh node, beside the same bare nodes');
+  const floorRows: string[][] = [];
+  for (const floor of floors) {
+    // Each part's time over its bare node, added up as one start would pay them.
+    const both = floor.codeMs.map((code, i) => (code + floor.dataMs[i]! - bare[i]!) / bare[i]!);
+    floorRows.push(
+      [`${floor.name}: its start's ${floor.code.files} files of code (${fileMb(floor.code.bytes)} MB), read and parsed, none of it run`,
+        `${ms(median(floor.codeMs))} ms`, `${ms(bareMs)} ms`, ratio(paired(floor.codeMs)), ''],
+      [`${floor.name}: reading and checking the ${fileMb(floor.bytes)} MB of the snapshot its start and first answer read, nothing else`,
+        `${ms(median(floor.dataMs))} ms`, `${ms(bareMs)} ms`, ratio(paired(floor.dataMs)), ''],
+      [`${floor.name}: the two parts together, next to the whole start`, '', '', ratio(median(both)), ratio(paired(floor.starts))],
+    );
+  }
+  console.log(table(['part', 'measured', 'baseline', 'ratio', 'the whole start'], floorRows));
+  console.log(`  the start goal, <= ${START_RATIO_GOAL}x, leaves ${ms((START_RATIO_GOAL - 1) * bareMs)} ms over a bare node in this run for all of a start: its code's parse, its data's reads and all the rest`);
+  console.log('  code: the files with their import and export declarations taken out and the rest inside an async function never called (start-floor.ts)');
+  console.log('  data: the bytes the start reads from the snapshot (counted in one such start), read in one call, checked with zlib\'s CRC-32');
 }
 
 /** Builds the bundle into `outDir`, starts it COLD_STARTS times (and a bare node as often, interleaved), prints the medians. */
