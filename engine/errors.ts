@@ -1,20 +1,30 @@
 
+/**
+ * Gives an error class its name, as the class's and its errors' (`err.name`), whatever a bundler
+ * calls the class. A minified build renames classes, and Node prints an error whose class's name
+ * is not its `name` as both: an uncaught InvalidInputError from the package's bundle printed as
+ * `C [InvalidInputError]: ...`. Called in the class's static block, so that the name comes with
+ * the class wherever it is bundled.
+ */
+export function nameErrorClass(errorClass: abstract new (...args: never[]) => Error, name: string): void {
+  Object.defineProperty(errorClass, 'name', { value: name, configurable: true });
+  Object.defineProperty(errorClass.prototype, 'name', { value: name, writable: true, configurable: true });
+}
+
 /** Raised for input the caller must fix; `message` is the text the HTTP layer returns with a 400. */
 export class InvalidInputError extends Error {
-  readonly status = 400;
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidInputError';
+  static {
+    nameErrorClass(InvalidInputError, 'InvalidInputError');
   }
+  readonly status = 400;
 }
 
 /** Raised when a named resource does not exist (a drop point id); the HTTP layer returns 404. */
 export class NotFoundError extends Error {
-  readonly status = 404;
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotFoundError';
+  static {
+    nameErrorClass(NotFoundError, 'NotFoundError');
   }
+  readonly status = 404;
 }
 
 /**
@@ -22,12 +32,14 @@ export class NotFoundError extends Error {
  * A dataset check also carries its findings (see dataset.ts), warnings included.
  */
 export class DatasetError extends Error {
+  static {
+    nameErrorClass(DatasetError, 'DatasetError');
+  }
   constructor(
     readonly problems: string[],
     readonly findings: readonly Finding[] = [],
   ) {
     super(`dataset is invalid:\n${problems.join('\n')}`);
-    this.name = 'DatasetError';
   }
 }
 

@@ -262,8 +262,28 @@ describe('installed with scripts off into an empty project', () => {
     const [where, code] = failed!.stderr.split('\n');
     expect(where).toMatch(/\/node_modules\/carrier-locations\/dist\/bundle\/[\w-]+\.js:\d+$/);
     expect(code!.length).toBeLessThan(400);
-    expect(failed!.stderr).toContain('zip must be 5 digits or ZIP+4 (12345-6789)');
+    expect(failed!.stderr).toMatch(/^InvalidInputError: zip must be 5 digits or ZIP\+4 \(12345-6789\)$/m);
     expect(failed!.stderr.length).toBeLessThan(2_000);
+  });
+
+  it('keeps the names of the error classes it exports through minification: class, error and its print', async () => {
+    writeFileSync(
+      join(app, 'errors.mjs'),
+      [
+        "import { inspect } from 'node:util';",
+        "import { DatasetError, InvalidInputError, NotFoundError } from 'carrier-locations';",
+        "import { KvConfigError, KvUnavailableError } from 'carrier-locations/http';",
+        'const errors = [new InvalidInputError("m"), new NotFoundError("m"), new DatasetError(["m"]), new KvConfigError("m"), new KvUnavailableError("m")];',
+        "console.log(JSON.stringify(errors.map((e) => [e.constructor.name, e.name, inspect(e).split('\\n')[0], e.stack.split('\\n')[0]])));",
+      ].join('\n'),
+    );
+    expect(JSON.parse((await node(['errors.mjs'])).stdout)).toEqual([
+      ['InvalidInputError', 'InvalidInputError', 'InvalidInputError: m', 'InvalidInputError: m'],
+      ['NotFoundError', 'NotFoundError', 'NotFoundError: m', 'NotFoundError: m'],
+      ['DatasetError', 'DatasetError', 'DatasetError: dataset is invalid:', 'DatasetError: dataset is invalid:'],
+      ['KvConfigError', 'KvConfigError', 'KvConfigError: m', 'KvConfigError: m'],
+      ['KvUnavailableError', 'KvUnavailableError', 'KvUnavailableError: m', 'KvUnavailableError: m'],
+    ]);
   });
 
   it('runs its bin from the bundle: a search loads no file from node_modules but its own package.json (its --version)', async () => {

@@ -1,6 +1,7 @@
 // Configuration from the environment, checked up front so a typo fails at start-up with the name of
 // the variable instead of surfacing later as odd behaviour.
 
+import { nameErrorClass } from '../../engine/errors.js';
 import * as z from '../../engine/zod.js';
 import { availableParallelism } from 'node:os';
 import { DYNAMODB_ENDPOINT_FORMAT, DYNAMODB_TABLE_FORMAT, ENDPOINT_WITHOUT_TABLE, isDynamoDbTable, isHttpUrl, isRedisUrl, ONE_STORE, REDIS_URL_FORMAT } from '../kv/create.js';
@@ -72,9 +73,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
 };
 
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
+  static {
+    nameErrorClass(ConfigError, 'ConfigError');
   }
 }
 

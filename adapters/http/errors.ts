@@ -3,7 +3,7 @@
 // client gets a generic 500 and the details go to the log, never into the response.
 
 import type * as z from 'zod';
-import { InvalidInputError, NotFoundError } from '../../engine/errors.js';
+import { InvalidInputError, nameErrorClass, NotFoundError } from '../../engine/errors.js';
 import { KvUnavailableError } from '../kv/store.js';
 import type { errorSchema } from './document-schemas.js';
 import { JSON_TYPE, type HttpResponse } from './request.js';
@@ -21,9 +21,11 @@ export const REQUEST_TIMEOUT_MESSAGE = 'request was not received in time';
 
 /** The server answered the request itself (a timeout while its body came): the core's answer says so. */
 export class RequestTimeoutError extends Error {
+  static {
+    nameErrorClass(RequestTimeoutError, 'RequestTimeoutError');
+  }
   constructor() {
     super(REQUEST_TIMEOUT_MESSAGE);
-    this.name = 'RequestTimeoutError';
   }
 }
 

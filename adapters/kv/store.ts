@@ -1,3 +1,5 @@
+import { nameErrorClass } from '../../engine/errors.js';
+
 /**
  * The only state the service shares between requests and between copies of itself: quota counters
  * and the health probe's scratch key. Every runtime adapter talks to it through this interface.
@@ -28,9 +30,8 @@ export interface KvStore {
  * One type for every backend so the HTTP layer can map it to a 503 without knowing which store runs.
  */
 export class KvUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'KvUnavailableError';
+  static {
+    nameErrorClass(KvUnavailableError, 'KvUnavailableError');
   }
 }
 
@@ -68,8 +69,7 @@ export interface DynamoDbKvOptions {
  * names the setting and never holds a secret.
  */
 export class KvConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KvConfigError';
+  static {
+    nameErrorClass(KvConfigError, 'KvConfigError');
   }
 }
