@@ -3,11 +3,11 @@
 // Lambda handler differ only in how requests reach the core.
 
 import { pino, type Logger } from 'pino';
-import { createEngine, type SnapshotLoad } from '../engine/index.js';
 import type { Engine } from '../engine/engine.js';
 import { basename } from 'node:path';
 import { SNAPSHOT_VERSION } from '../engine/snapshot-format.js';
 import { namesOf } from './commonjs-names.js';
+import { loadEngine, type Compile } from './engine-source.js';
 import { createApp, type App } from './http/app.js';
 import { ConfigError, loadKeys, type Config, type Runtime } from './http/config.js';
 import { ReloadStatus, type DataInfo } from './http/health.js';
@@ -44,9 +44,6 @@ export interface StartOptions {
   /** A cluster worker's id: every log line of the process names it. */
   worker?: number | undefined;
 }
-
-/** An engine on a dataset directory compiled now: createEngine of carrier-locations/build. */
-export type Compile = (options: { dataDir: string }) => Engine;
 
 export interface Service {
   core: App;
@@ -147,16 +144,6 @@ export async function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'
     throw new ConfigError('LOG_FORMAT=pretty needs the pino-pretty package (npm install pino-pretty)');
   }
   return pino({ level: config.logLevel }, pretty({ destination: 1, sync: true }));
-}
-
-/** The configured data: SNAPSHOT_PATH, else DATA_DIR (compiled now), else the runtime's default snapshot. */
-export function loadEngine(config: Pick<Config, 'snapshotPath' | 'dataDir'>, compile: Compile | undefined, defaultSnapshot?: string, load: SnapshotLoad = 'eager'): Engine {
-  if (config.snapshotPath) return createEngine({ snapshot: config.snapshotPath, load });
-  if (config.dataDir) {
-    if (!compile) throw new Error('DATA_DIR is not read here: compile the folder with `carrier-locations build <dir> --out <file>` and set SNAPSHOT_PATH');
-    return compile({ dataDir: config.dataDir });
-  }
-  return createEngine({ snapshot: defaultSnapshot, load });
 }
 
 /** pino's own destination (sonic-boom): writes a file descriptor in batches, or line by line. */

@@ -6,12 +6,12 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Option, type Command } from 'commander';
-import { formatFinding, type Finding } from '../../data/index.js';
+import { formatFinding, type Finding } from '../../data/findings.js';
 import { DEFAULT_SNAPSHOT, SAMPLE_DATA_DIR } from '../../engine/package-files.js';
 import type { BuildJob, BuildMessage, BuildStep } from './build-worker.js';
 import { countFindings, DATA_DIR_HELP, mappingOption, requireDatasetDir, zipsOption } from './dataset-args.js';
 import { nonEmptyPath, requireFilePath } from './paths.js';
-import { stepProgress, type StepProgress } from './progress.js';
+import type { StepProgress } from './progress.js';
 
 interface BuildFlags {
   out: string;
@@ -44,6 +44,8 @@ export function addBuildCommand(program: Command): void {
       requireFilePath(flags.out);
       const started = performance.now();
       const labels: Record<BuildStep, string> = { check: `checking ${dataDir}`, compile: 'compiling', write: `writing ${flags.out}` };
+      // Loaded here, not at the top: only a build draws progress bars.
+      const { stepProgress } = await import('./progress.js');
       const progress = stepProgress(STEPS.map((step) => labels[step]));
       let outcome: BuildOutcome;
       try {

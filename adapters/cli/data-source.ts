@@ -3,10 +3,9 @@
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
 import { Option, type Command } from 'commander';
-import { createEngine } from '../../data/index.js';
 import type { Engine } from '../../engine/engine.js';
+import { loadEngine } from '../engine-source.js';
 import { readConfig } from '../http/config.js';
-import { loadEngine } from '../startup.js';
 import { requireDatasetDir } from './dataset-args.js';
 import { nonEmptyPath } from './paths.js';
 
@@ -43,7 +42,14 @@ export function withDataFlags(env: Env, flags: DataFlags): Env {
 /** Which data the variables choose, read as the server reads them (a blank one is unset). */
 const dataChoice = ({ SNAPSHOT_PATH, DATA_DIR }: Env) => readConfig({ SNAPSHOT_PATH, DATA_DIR });
 
-/** The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to fail a look-up. */
-export function engineFor(flags: DataFlags, env: Env = process.env): Engine {
-  return loadEngine(dataChoice(withDataFlags(env, flags)), createEngine);
+/**
+ * The engine over the chosen data. Only the data variables are read: a bad PORT is no reason to
+ * fail a look-up. The build's code is loaded only to compile a dataset directory, and a snapshot
+ * is read as createEngine reads it by default (each table when the look-up first needs it): a
+ * look-up is one query, and its start is most of its time.
+ */
+export async function engineFor(flags: DataFlags, env: Env = process.env): Promise<Engine> {
+  const choice = dataChoice(withDataFlags(env, flags));
+  const compile = !choice.snapshotPath && choice.dataDir ? (await import('../../data/index.js')).createEngine : undefined;
+  return loadEngine(choice, compile, undefined, 'lazy');
 }

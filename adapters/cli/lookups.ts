@@ -166,14 +166,14 @@ export function addLookupCommands(program: Command): void {
         new Option('--geojson', `print the answer as GeoJSON: the body of ${lookup.endpoint} with Accept: application/geo+json`).conflicts('json'),
       );
     }
-    command.action((flags: LookupFlags) => {
+    command.action(async (flags: LookupFlags) => {
       for (const group of lookup.required) {
         if (group.some((param) => flags[param] !== undefined)) continue;
         command.error(`error: one of ${orList(group.map((param) => `--${param}`))} is required`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
       }
       const query: Query = {};
       for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
-      const engine = engineFor(flags);
+      const engine = await engineFor(flags);
       if (flags.geojson) console.log(JSON.stringify(toGeoJSON(lookup.answer(engine, query) as LocationAnswer)));
       else if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
       else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
