@@ -29,6 +29,7 @@ type Template = Record<string, any>;
 const template: Template = parse(readFileSync(join(deployDir, 'template.yaml'), 'utf8'), { customTags: CLOUDFORMATION_TAGS });
 const resources = template.Resources;
 const fn = resources.CarrierLocationsFunction;
+const role = resources.CarrierLocationsRole;
 
 describe('deploy/template.yaml', () => {
   let bundleDir: string;
@@ -68,12 +69,28 @@ describe('deploy/template.yaml', () => {
     const env = fn.Properties.Environment.Variables;
     expect(env.DYNAMODB_TABLE).toEqual({ 'Fn::If': ['QuotasInDynamoDb', { Ref: 'QuotaTable' }, ''] });
     expect(env).toMatchObject({ API_KEYS: { Ref: 'ApiKeys' }, NODE_ENV: 'production', REDIS_URL: { Ref: 'RedisUrl' } });
-    const [dynamo] = fn.Properties.Policies;
-    const statements = dynamo['Fn::If'][1].Statement;
-    expect(statements).toEqual([
+    const [dynamo] = role.Properties.Policies;
+    expect(dynamo['Fn::If'][0]).toBe('QuotasInDynamoDb');
+    expect(dynamo['Fn::If'][1].PolicyDocument.Statement).toEqual([
       { Effect: 'Allow', Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], Resource: { 'Fn::GetAtt': ['QuotaTable', 'Arn'] } },
     ]);
     expect(template.Parameters.ApiKeys.NoEcho).toBe(true);
+  });
+
+  it("gives the function a role of its own, with the VPC's network interfaces allowed only in a VPC", () => {
+    // A role SAM makes gets the VPC access policy whenever VpcConfig is present, even as an If
+    // that leaves it out; SAM adds nothing to a role the function names.
+    expect(fn.Properties.Role).toEqual({ 'Fn::GetAtt': ['CarrierLocationsRole', 'Arn'] });
+    expect(fn.Properties.Policies).toBeUndefined();
+    expect(role.Type).toBe('AWS::IAM::Role');
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+    ]);
+    const policy = (name: string) => ({ 'Fn::Sub': `arn:\${AWS::Partition}:iam::aws:policy/service-role/${name}` });
+    expect(role.Properties.ManagedPolicyArns).toEqual([
+      policy('AWSLambdaBasicExecutionRole'),
+      { 'Fn::If': ['InVpc', policy('AWSLambdaVPCAccessExecutionRole'), { Ref: 'AWS::NoValue' }] },
+    ]);
   });
 
   it('routes every path and method of an HTTP API to the function', () => {
