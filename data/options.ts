@@ -3,7 +3,12 @@
 import * as z from 'zod';
 import { loadOption, optionsObject, pathOption } from '../engine/options.js';
 
-export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot'), load: loadOption });
+/** A snapshot is compiled data already: with a dataset directory as well, one of them would go unread. */
+const ONE_SOURCE = 'snapshot and dataDir (or zipFile) are two sources of data: give one';
+
+export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot'), load: loadOption }).check(
+  z.refine((options) => options?.snapshot === undefined || (options.dataDir === undefined && options.zipFile === undefined), { error: ONE_SOURCE }),
+);
 
 export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile'), mapping: pathOption('mapping') });
 

@@ -38,6 +38,12 @@ describe('createEngine options', () => {
     expect(invalid(() => createRuntimeEngine({ load: true } as object))).toBe('load must be "lazy" or "eager"');
   });
 
+  it('a snapshot and a dataset directory together are an error, not one of them left unread', () => {
+    const both = 'snapshot and dataDir (or zipFile) are two sources of data: give one';
+    expect(invalid(() => createEngine({ snapshot: 'my.snapshot', dataDir: './my-carriers' }))).toBe(both);
+    expect(invalid(() => createEngine({ snapshot: 'my.snapshot', zipFile: 'US.txt' }))).toBe(both);
+  });
+
   it('an option left undefined is no option: the sample, as with none', () => {
     expect(createEngine({ snapshot: undefined, dataDir: undefined }).carriers.map((c) => c.id)).toEqual(engine.carriers.map((c) => c.id));
   });
