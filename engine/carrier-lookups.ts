@@ -98,9 +98,9 @@ export class CarrierLookups {
   }
 
   /** The points served by one terminal, as records of the served places; an unknown terminal is an empty page. */
-  terminalPoints(carrierId: string, code: string, { page = 1 }: ParsedPageQuery): LocationPage {
+  terminalPoints(carrierId: string, num: string, { page = 1 }: ParsedPageQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'terminalPoints');
-    parseInput(pathParamSchema('num'), code);
+    const code = parseInput(pathParamSchema('num'), num);
     const t = this.net.t;
     const terminal = this.terminal(c, code);
     const points = terminal < 0 ? [] : Array.from(t.termSp.subarray(t.termSpStart[terminal], t.termSpStart[terminal + 1]));
@@ -127,8 +127,8 @@ export class CarrierLookups {
   }
 
   /** Every location of a carrier with the coverage of its whole network: what a map of the carrier draws. */
-  network(carrierId: string): CarrierNetworkResult {
-    const c = this.net.requireCarrier(carrierId, 'network');
+  network(carrier: string): CarrierNetworkResult {
+    const c = this.net.requireCarrier(parseInput(pathParamSchema('carrier'), carrier), 'network');
     const { id, name, scac, kind } = this.net.carriers[c];
     const { success, ...coverage } = this.coverageOf(c, undefined, undefined);
     const locations = this.filter(c, () => true).map((l) => this.shapes.record(l));

@@ -47,8 +47,8 @@ export class DropPoints {
     return pageOf(found, q.page ?? 1, ({ loc, miles }) => ({ ...this.shapes.record(loc), distanceMiles: roundMiles(miles) }));
   }
 
-  byId(id: string): DropPointResult {
-    parseInput(pathParamSchema('id'), id);
+  byId(text: string): DropPointResult {
+    const id = parseInput(pathParamSchema('id'), text);
     const l = this.byCode.get(id) ?? this.byCode.get(id.toUpperCase());
     if (l === undefined) throw new NotFoundError(`no drop point with id "${id.slice(0, 40)}"`);
     return { success: true, location: this.shapes.record(l) };

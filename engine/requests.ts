@@ -286,9 +286,9 @@ export const carrierInfoQuerySchema = builtOnUse(() => z.object({ zip: zip('zip'
 
 export const dropPointsQuerySchema = builtOnUse(() => z.object({ zip: zip('zip'), radius: radiusSchema(), page: pageSchema() }));
 
-/** A path parameter (station number, country code, drop-point id). */
+/** A path parameter (station number, drop-point id, a network's carrier): text as a query's is, trimmed. */
 export const pathParamSchema = (name: string) =>
-  typedText(z.string({ error: `${name} must be a string` }).check(z.maxLength(100, { error: `${name} must be at most 100 characters` })), name);
+  typedText(z.string({ error: `${name} must be a string` }).check(z.trim(), z.maxLength(100, { error: `${name} must be at most 100 characters` })), name);
 
 /**
  * Cities are matched by their letters and digits, accents dropped (placeKey): text without one

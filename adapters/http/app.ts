@@ -19,7 +19,7 @@ import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
 import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
-import { JsonText, type Route } from './route.js';
+import { JsonText, readsQuery, type Route } from './route.js';
 import { unifiedRoutes } from './unified-routes.js';
 
 // The package's `./http` entry: what an embedder needs to build a core.
@@ -227,10 +227,12 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     try {
       health.storeAnswered(true);
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
-      // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other.
-      const unreadable = found.unreadable ?? unreadableQuery(req.query);
+      // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other,
+      // of the parameters the route reads; any other is ignored, however it is written.
+      const reads = (name: string) => readsQuery(found.route, name);
+      const unreadable = found.unreadable ?? unreadableQuery(req.query, reads);
       if (unreadable !== undefined) return jsonError(400, unreadable, requestId, decision);
-      const repeated = repeatedParam(req.query, found.route.repeatable);
+      const repeated = repeatedParam(req.query, reads, found.route.repeatable);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       if (!found.route.body) return answerWith(req, found, undefined, key, decision, requestId);
       return readJsonObject(readBody, req.headers['content-encoding']).then(
@@ -291,9 +293,9 @@ function isPublic(method: string, path: string): boolean {
   return (method === 'GET' || method === 'HEAD') && PUBLIC_PATH.test(path);
 }
 
-/** The first parameter given more than once where only one value makes sense. */
-function repeatedParam(query: Query, allowed: readonly string[] = []): string | undefined {
-  for (const name in query) if (Array.isArray(query[name]) && !allowed.includes(name)) return name;
+/** The first parameter the route reads given more than once where only one value makes sense. */
+function repeatedParam(query: Query, reads: (name: string) => boolean, allowed: readonly string[] = []): string | undefined {
+  for (const name in query) if (Array.isArray(query[name]) && !allowed.includes(name) && reads(name)) return name;
   return undefined;
 }
 

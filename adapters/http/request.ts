@@ -10,16 +10,23 @@ export type Query = Record<string, string | string[] | undefined>;
  * Kept on a parsed query whose text could not be read whole (see unreadableQuery). A symbol, not a
  * field of Query: parameters are data, and Query stays assignable to the engine's query types.
  */
-const UNREADABLE = Symbol('unreadable query parameter');
-type MarkedQuery = Query & { [UNREADABLE]?: string };
+const UNREADABLE = Symbol('unreadable query parameters');
+
+/** A parameter whose value is not percent-encoded UTF-8: its name and the 400 message. */
+interface UnreadableParam {
+  name: string;
+  message: string;
+}
+type MarkedQuery = Query & { [UNREADABLE]?: UnreadableParam[] };
 
 /**
- * The 400 message naming the parameter of a parsed query whose name or value is not
- * percent-encoded UTF-8, if any. The core answers it where it answers other input errors, after
- * route, key and quota: the adapters only parse.
+ * The 400 message naming the first parameter of a parsed query whose value is not percent-encoded
+ * UTF-8, of those the route reads (`reads`): a parameter the route does not know is ignored however
+ * it is written, and a name that does not decode is no route's. The core answers it where it
+ * answers other input errors, after route, key and quota: the adapters only parse.
  */
-export function unreadableQuery(query: Query): string | undefined {
-  return (query as MarkedQuery)[UNREADABLE];
+export function unreadableQuery(query: Query, reads: (name: string) => boolean): string | undefined {
+  return (query as MarkedQuery)[UNREADABLE]?.find(({ name }) => reads(name))?.message;
 }
 
 export interface HttpRequest {
@@ -94,8 +101,8 @@ export const sharedBody = (body: string): SharedBody => ({ body, bytes: Buffer.f
 export function parseQueryString(search: string): Query {
   const query = parse(search) as MarkedQuery;
   if (search.includes('%')) {
-    const unreadable = unreadableParam(search);
-    if (unreadable !== undefined) query[UNREADABLE] = unreadable;
+    const unreadable = unreadableParams(search);
+    if (unreadable.length > 0) query[UNREADABLE] = unreadable;
   }
   return query;
 }
@@ -105,17 +112,16 @@ export function notPercentEncoded(name: string): string {
   return `${name} is not valid percent-encoded UTF-8`;
 }
 
-/** The message for the first name or value of the query text that does not decode, if any. */
-function unreadableParam(search: string): string | undefined {
+/** Each parameter of the query text whose value does not decode, in order; one whose name does not is no route's, and left out. */
+function unreadableParams(search: string): UnreadableParam[] {
+  const found: UnreadableParam[] = [];
   for (const pair of search.split('&')) {
-    if (!pair.includes('%')) continue;
     const eq = pair.indexOf('=');
-    const typed = eq < 0 ? pair : pair.slice(0, eq);
-    const name = decodeComponent(typed.replaceAll('+', ' '));
-    if (name === undefined) return notPercentEncoded(`parameter name ${JSON.stringify(typed.slice(0, 40))}`);
-    if (eq >= 0 && decodeComponent(pair.slice(eq + 1)) === undefined) return notPercentEncoded(name.slice(0, 40));
+    if (eq < 0 || !pair.includes('%', eq)) continue;
+    const name = decodeComponent(pair.slice(0, eq).replaceAll('+', ' '));
+    if (name !== undefined && decodeComponent(pair.slice(eq + 1)) === undefined) found.push({ name, message: notPercentEncoded(name.slice(0, 40)) });
   }
-  return undefined;
+  return found;
 }
 
 /**

@@ -41,6 +41,23 @@ export function once<T>(make: () => T): () => T {
   };
 }
 
+/** Each route's query parameters, as its query schema names them; made when first asked. */
+const queryNames = new WeakMap<Route, ReadonlySet<string>>();
+
+/**
+ * Whether a route reads a query parameter: a field of its query schema. Asked only of a query that
+ * repeats a parameter or holds one that does not decode, so the schema is built on such a request,
+ * never on a start.
+ */
+export function readsQuery(route: Route, name: string): boolean {
+  let names = queryNames.get(route);
+  if (names === undefined) {
+    names = new Set(route.query === undefined ? [] : Object.keys(route.query._zod.innerType.shape));
+    queryNames.set(route, names);
+  }
+  return names.has(name);
+}
+
 /** A request of the route's, as the OpenAPI document shows it: query, path parameters, body. */
 export type ExampleInput = Partial<Pick<RawInput, 'query' | 'params' | 'body'>>;
 

@@ -61,4 +61,11 @@ describe('GET /api/networks/:carrier', () => {
     expect(await get(`/api/networks/${postal}`)).toEqual({ status: 404, body: { error: expect.stringMatching(/postal carrier.*drop-point/) } });
     expect(await get('/api/networks/carrier-zz')).toEqual({ status: 404, body: { error: 'unknown carrier "carrier-zz"' } });
   });
+
+  it('checks its carrier as every path parameter is: a 400 naming it, trimmed at the ends', async () => {
+    expect(await get(`/api/networks/${'c'.repeat(101)}`)).toEqual({ status: 400, body: { error: 'carrier must be at most 100 characters' } });
+    expect(await get('/api/networks/%01')).toEqual({ status: 400, body: { error: 'carrier must not contain control characters' } });
+    const plain = await get('/api/networks/carrier-e');
+    expect(await get('/api/networks/%09carrier-e%20')).toEqual(plain);
+  });
 });
