@@ -396,6 +396,22 @@ describe('installed with scripts off into an empty project', () => {
     });
   });
 
+  it("says which store client to install, where the library's createKvStore needs one the application lacks", async () => {
+    const script = [
+      "import { createKvStore, KvConfigError } from 'carrier-locations/http';",
+      "for (const env of [{ REDIS_URL: 'redis://127.0.0.1:1' }, { DYNAMODB_TABLE: 'quotas' }]) {",
+      '  try { await createKvStore(env); } catch (err) { console.log(err instanceof KvConfigError, err.message); }',
+      '}',
+    ].join('\n');
+    expect((await node(['--input-type=module', '-e', script])).stdout).toBe(
+      [
+        'true ioredis is not installed (an optional peer dependency of carrier-locations): npm install ioredis',
+        'true @aws-sdk/client-dynamodb is not installed (an optional peer dependency of carrier-locations): npm install @aws-sdk/client-dynamodb',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('serves on plain node:http without express', async () => {
     const child = startCli(['serve', '--server', 'node', '--port', '0'], { ...installedBin, env: { API_KEYS: 'k:pro', LOG_LEVEL: 'silent' } });
     try {

@@ -3,9 +3,7 @@
 
 import { DatasetError } from '../../engine/errors.js';
 import { findingPlace, type Finding } from '../../data/findings.js';
-
-/** Optional peer dependencies: a command that needs one says how to install it. */
-const OPTIONAL_PEERS = ['@aws-sdk/client-dynamodb', 'express', 'ioredis', 'swagger-ui-dist'];
+import { missingPeer, notInstalled } from '../optional-peers.js';
 
 export function describeError(err: unknown): string {
   if (err instanceof DatasetError) {
@@ -17,7 +15,7 @@ export function describeError(err: unknown): string {
   const file = fileProblem(err);
   if (file) return file;
   const missing = missingPeer(err);
-  if (missing) return `${missing} is not installed (an optional peer dependency of carrier-locations): npm install ${missing}`;
+  if (missing) return notInstalled(missing);
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0];
 }
@@ -27,13 +25,6 @@ export function describeError(err: unknown): string {
  * which the line's own `error:` already says.
  */
 const findingText = (f: Finding) => `${findingPlace(f)}: ${f.message}`;
-
-/** The optional peer a failed import was looking for, if that is what failed. */
-function missingPeer(err: unknown): string | undefined {
-  if ((err as { code?: unknown })?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
-  const named = /Cannot find package '([^']+)'/.exec((err as Error).message)?.[1];
-  return OPTIONAL_PEERS.find((name) => named === name);
-}
 
 /** What a failed file operation means, in words about the path the user gave. */
 const FILE_PROBLEMS: Record<string, string> = {

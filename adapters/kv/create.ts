@@ -1,4 +1,5 @@
 import { namesOf } from '../commonjs-names.js';
+import { missingPeer, notInstalled } from '../optional-peers.js';
 import { MemoryKvStore } from './memory.js';
 import { KvConfigError, type KvStore, type RedisKvOptions } from './store.js';
 
@@ -51,7 +52,7 @@ export interface KvStoreEnv {
  * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
  * without it never loads it, and need not install it (with a bundler: mark it external).
  * Settings that can never work reject with KvConfigError: malformed ones (checked here, before any
- * client is loaded), a Redis that refuses the URL's password, user or database, and a DynamoDB that
+ * client is loaded), a client that is not installed, a Redis that refuses the URL's password, user or database, and a DynamoDB that
  * has no such table or refuses the credentials.
  */
 export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
@@ -63,7 +64,7 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
   if (table) {
     if (!isDynamoDbTable(table)) throw new KvConfigError(DYNAMODB_TABLE_FORMAT);
     if (endpoint !== undefined && !isHttpUrl(endpoint)) throw new KvConfigError(DYNAMODB_ENDPOINT_FORMAT);
-    const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), import('@aws-sdk/client-dynamodb')]);
+    const [{ DynamoDbKvStore }, sdk] = await Promise.all([import('./dynamodb.js'), peer(import('@aws-sdk/client-dynamodb'))]);
     const store = new DynamoDbKvStore(namesOf(sdk, 'DynamoDBClient'), table, { endpoint, timeoutMs: options.timeoutMs });
     // Rejects with KvConfigError when DynamoDB's answer says a setting is wrong; an outage starts anyway.
     await store.verify();
@@ -72,9 +73,19 @@ export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {
   if (!url) return new MemoryKvStore();
   // The message never repeats the value: it may hold the password.
   if (!isRedisUrl(url)) throw new KvConfigError(REDIS_URL_FORMAT);
-  const [{ RedisKvStore }, ioredis] = await Promise.all([import('./redis.js'), import('ioredis')]);
+  const [{ RedisKvStore }, ioredis] = await Promise.all([import('./redis.js'), peer(import('ioredis'))]);
   const store = new RedisKvStore(namesOf(ioredis, 'Redis').Redis, url, options);
   // Rejects with KvConfigError when the server refuses the URL's settings; an outage starts anyway.
   await store.verify();
   return store;
+}
+
+/** A store client's module, or, where it is not installed, a KvConfigError saying what to install. */
+async function peer<T>(load: Promise<T>): Promise<T> {
+  try {
+    return await load;
+  } catch (err) {
+    const missing = missingPeer(err);
+    throw missing === undefined ? err : new KvConfigError(notInstalled(missing));
+  }
 }
