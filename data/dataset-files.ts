@@ -163,7 +163,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const rows: NumberedRow<Row>[] = [];
   for (const { record, line } of records.slice(1)) {
     if (record.length !== header.length) {
-      error(line, `this row has ${record.length} values, the header has ${header.length} columns`);
+      error(line, `this row has ${count(record.length, 'value')}, the header has ${count(header.length, 'column')}`);
       const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
       rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, cell(record, c)])) as Partial<Row> });
       continue;
@@ -199,8 +199,9 @@ function missingColumn(column: string, source: TableSource | undefined): string 
  * still read, so every other finding is listed too. Null, with an error, for a folder.
  */
 function readText(path: string, error: (line: number, message: string) => void): string | null {
-  if (!statSync(path).isFile()) {
-    error(0, 'is not a file');
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    error(0, stat.isDirectory() ? 'this is a folder, not a file' : 'this is not a file');
     return null;
   }
   const bytes = readFileSync(path);
@@ -282,3 +283,6 @@ function describeCsvError(err: CsvError): string {
       return err.message;
   }
 }
+
+/** `1 value`, `14 values` */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -209,6 +209,10 @@ describe('errors: malformed or missing values', () => {
     ]);
   });
 
+  it('a row of one value says so in the singular', () => {
+    expect(findingsOf({ terminals: [...TERMINALS, 'acme-freight'] })).toEqual([error('terminals.csv', 5, 'this row has 1 value, the header has 15 columns')]);
+  });
+
   it('a quote that is never closed is reported on the line it opens, and the rows after it are still read', () => {
     const terminals = [
       ...TERMINALS,
@@ -278,7 +282,7 @@ describe('errors: columns and files', () => {
   it('a folder where a file should be is one error, not a thrown error', () => {
     const dir = dataset({ points: null });
     mkdirSync(join(dir, 'service-points.csv'));
-    expect(checkDataset(dir, { zipFile }).findings).toEqual([error('service-points.csv', 0, 'is not a file')]);
+    expect(checkDataset(dir, { zipFile }).findings).toEqual([error('service-points.csv', 0, 'this is a folder, not a file')]);
   });
 
   it('a missing required column is one error on the header line; the other columns are still checked on every row', () => {
