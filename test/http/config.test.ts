@@ -57,6 +57,7 @@ describe('readConfig', () => {
     for (const NODE_ENV of ['Production', 'PRODUCTION', ' production ']) expect(readConfig({ NODE_ENV }).production).toBe(true);
     for (const NODE_ENV of ['development', 'test', '']) expect(readConfig({ NODE_ENV }).production).toBe(false);
     expect(readConfig({ PORT: ' ', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });
+    expect(readConfig({ SNAPSHOT_PATH: '', DATA_DIR: ' ' })).toMatchObject({ snapshotPath: undefined, dataDir: undefined });
   });
 
   it.each([
