@@ -4,7 +4,8 @@
 //   2. the bundle's peak RSS over 5,000 API Gateway v2 events, beside a bare node's
 //   3. the installed package (`npm pack`, then `npm install` of the tarball): a fresh process
 //      imports it, calls createEngine() and answers a first search; spawn to exit over a bare
-//      node's; on Node 22.1 and later also with Node's compile cache on, as an application may
+//      node's; on Node 22.1 and later also with Node's compile cache on, as an application may;
+//      and its command line answering one look-up
 //   4. what each of those starts cannot avoid (start-floor.ts): its files of code loaded and parsed
 //      with none of it run, and the bytes of the snapshot it reads read and checked, each alone in
 //      a fresh node beside the same bare nodes; the two together (the floor) next to the whole
@@ -209,6 +210,9 @@ export async function footprint(work: string): Promise<void> {
   const app = installPackage(work);
   const packageArgs = ['--input-type=module', '-e',
     "import { createEngine } from 'carrier-locations'; if (createEngine().search({ zip: '60601' }).total === 0) process.exit(1);"];
+  // A look-up on the command line, as a script that calls it for each ZIP starts it: one query, its
+  // answer printed as a table.
+  const cliArgs = [join(app, 'node_modules', 'carrier-locations', 'dist', 'bundle', 'cli.js'), 'search', '--zip', '60601'];
   // What an application gains by turning on Node's compile cache (Node 22.1 and later): the
   // package's code is then compiled once, by the first run, rather than by every start.
   const cacheEnv = 'enableCompileCache' in nodeModule ? { PATH: process.env.PATH, NODE_COMPILE_CACHE: join(work, 'compile-cache') } : undefined;
@@ -224,6 +228,7 @@ export async function footprint(work: string): Promise<void> {
   const lambda: number[] = [];
   const installed: number[] = [];
   const cached: number[] = [];
+  const cli: number[] = [];
   const bare: number[] = [];
   // Lambda's options cost every start, a bare one too: with V8's flags no longer those Node's
   // built-in modules were compiled for, each one the code loads is compiled afresh.
@@ -236,6 +241,7 @@ export async function footprint(work: string): Promise<void> {
     lambdaOptioned.push(await timedProcess([...lambdaNodeOptions(), ...lambdaArgs], dirname(build.bundle), lambdaEnv));
     installed.push(await timedProcess(packageArgs, app));
     if (cacheEnv) cached.push(await timedProcess(packageArgs, app, cacheEnv));
+    cli.push(await timedProcess(cliArgs, app));
     for (const floor of floors) {
       floor.codeMs.push(await timedProcess(importArgs(floor.code.entry), process.cwd()));
       floor.dataMs.push(await timedProcess(readAndCheckArgs(floor.snapshot, floor.bytes), process.cwd()));
@@ -265,6 +271,8 @@ export async function footprint(work: string): Promise<void> {
           ? [['the same, with Node\'s compile cache on (NODE_COMPILE_CACHE, after a first run)', `${ms(median(cached))} ms`, `${ms(bareMs)} ms`,
               ratio(paired(cached)), '', '']]
           : []),
+        ['the installed command line: `carrier-locations search --zip 60601`, its answer printed as a table', `${ms(median(cli))} ms`, `${ms(bareMs)} ms`,
+          ratio(paired(cli)), '', ''],
       ],
     ),
   );
