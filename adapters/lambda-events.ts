@@ -24,7 +24,8 @@ interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   accepts(event: LambdaEvent): event is E;
   /**
    * The request without its body: the core reads the body (eventBody) only once route, key and quota
-   * allow it. `basePath` is dropped from the front of a path that no route template accounts for.
+   * allow it. `basePath` is dropped from the front of the route's literal segments, or of the path
+   * where the event has no route template (routedPath).
    */
   toRequest(event: E, basePath?: string | undefined): RequestHead;
   /** The result in the form this event's runtime documents. */
@@ -79,12 +80,14 @@ function queryPairs(event: {
 
 /**
  * The API's own path. API Gateway's path (v1 `path`, v2 `rawPath`) also holds what lies before the
- * API's routes: a custom domain's base path mapping (`/carriers/api/locations`), and for v2 a named
- * stage. The route it matched (`/{proxy+}`, with `proxy` = `api/locations`) says how many trailing
- * segments are the API's own; those are kept as received, percent-encoding included. When the counts
- * disagree the path stays as it came. Without a route template (an HTTP API's `$default` route, a
- * load balancer's path rule) nothing in the event tells the prefix: `basePath` (BASE_PATH) is
- * dropped from the front, if it is there.
+ * route it matched: a custom domain's base path mapping (`/v1/carriers/api/locations`), and for v2
+ * a named stage. The route (`/carriers/{proxy+}`, with `proxy` = `api/locations`) says how many
+ * trailing segments it covers; those are kept as received, percent-encoding included. Of them,
+ * `basePath` (BASE_PATH) is dropped where the route's literal segments start with it (a service
+ * mounted under `/carriers/{proxy+}` on a shared API); a parameter's value is the API's own path,
+ * never cut. When the counts disagree the path stays as it came. Without a route template (an HTTP
+ * API's `$default` route, a load balancer's path rule) nothing in the event tells the prefix:
+ * `basePath` is dropped from the front of the path, if it is there.
  */
 function routedPath(
   path: string,
@@ -93,8 +96,9 @@ function routedPath(
   basePath: string | undefined,
 ): string {
   if (template === undefined || !template.startsWith('/')) return withoutBasePath(path, basePath);
+  const segments = template.split('/').filter(Boolean);
   let own = 0;
-  for (const segment of template.split('/').filter(Boolean)) {
+  for (const segment of segments) {
     const greedy = /^\{(.+)\+\}$/.exec(segment);
     if (greedy === null) own++;
     else {
@@ -106,9 +110,16 @@ function routedPath(
   // A trailing slash is the request's own (one is ignored on every path): kept, and not counted.
   const trailing = path.length > 1 && path.endsWith('/');
   const parts = (trailing ? path.slice(0, -1) : path).split('/').slice(1);
-  if (parts.length <= own) return path;
-  const kept = parts.slice(parts.length - own).join('/');
+  if (parts.length < own) return path;
+  const kept = parts.slice(parts.length - own + prefixLength(segments, basePath)).join('/');
   return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
+}
+
+/** How many of a route template's first segments are `basePath`'s (all of it, or none). */
+function prefixLength(segments: readonly string[], basePath: string | undefined): number {
+  if (basePath === undefined) return 0;
+  const prefix = basePath.split('/').filter(Boolean);
+  return prefix.every((segment, i) => segments[i] === segment) ? prefix.length : 0;
 }
 
 /**

@@ -21,7 +21,7 @@ const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or
 const NOT_STARTED = 'internal error: the service could not start';
 const UNREADABLE = 'unreadable event: its fields do not have the types API Gateway, Function URLs and load balancers send';
 
-/** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes that no route template tells). */
+/** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes: lambda-events.ts's routedPath). */
 export interface LambdaTarget {
   core: App;
   basePath?: string | undefined;
