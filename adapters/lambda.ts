@@ -11,7 +11,7 @@ import { errorResponse } from './http/errors.js';
 import { SERVICE_KEY } from './http/keys.js';
 import type { HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
-import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { eventBody, processorFor, unreadableField, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 import { startService } from './startup.js';
 
@@ -19,7 +19,6 @@ export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
 const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or Application Load Balancer event';
 const NOT_STARTED = 'internal error: the service could not start';
-const UNREADABLE = 'unreadable event: its fields do not have the types API Gateway, Function URLs and load balancers send';
 
 /** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes: lambda-events.ts's routedPath). */
 export interface LambdaTarget {
@@ -40,6 +39,9 @@ export function createLambdaHandler(
     // Direct invocations and test tools send anything, null included: the handler answers, never throws.
     const processor = processorFor(event);
     if (!processor) return plainResult(errorResponse(400, UNSUPPORTED));
+    // Refused before the core sees it (no route, key or quota): AWS never sends such an event.
+    const unreadable = unreadableField(processor, event);
+    if (unreadable !== undefined) return processor.toResult(errorResponse(400, `unreadable event: ${unreadable}`), event);
     let started: LambdaTarget;
     try {
       started = await getTarget();
@@ -49,12 +51,7 @@ export function createLambdaHandler(
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
-    let request;
-    try {
-      request = processor.toRequest(event, started.basePath);
-    } catch {
-      return plainResult(errorResponse(400, UNREADABLE));
-    }
+    const request = processor.toRequest(event, started.basePath);
     // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
     if (request.headers['x-request-id'] === undefined && context?.awsRequestId) request.headers['x-request-id'] = context.awsRequestId;
     return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
