@@ -13,6 +13,7 @@ type Json = Record<string, unknown>;
 const fixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../fixtures/lambda-events/${name}.json`, import.meta.url), 'utf8'));
 const lambda = createLambdaHandler({ core: createTestApp() });
 const invoke = async (event: unknown) => replyOf(await lambda(event as LambdaEvent));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('events the handler cannot read', () => {
   it.each([
@@ -22,10 +23,21 @@ describe('events the handler cannot read', () => {
     ['a string', '{"httpMethod":"GET"}'],
     ['an array', [fixture('rest-api')]],
     ['an empty object', {}],
-  ])('%s is a JSON 400', async (_, event) => {
+  ])('%s is a JSON 400, with the headers every answer carries', async (_, event) => {
     const reply = await invoke(event);
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(/^unsupported event/) });
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it("answers with the invocation's request id, as the core does for an event without one", async () => {
+    const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd' };
+    const unsupported = replyOf(await lambda(null as unknown as LambdaEvent, context));
+    const unreadable = replyOf(await lambda({ ...fixture('http-api'), cookies: 'session=abc' } as unknown as LambdaEvent, context));
+    for (const reply of [unsupported, unreadable]) {
+      expect([reply.status, reply.headers['x-request-id'], reply.headers['x-content-type-options']]).toEqual([400, context.awsRequestId, 'nosniff']);
+    }
   });
 
 });
@@ -66,6 +78,8 @@ describe('events of a known shape whose fields have other types', () => {
     expect(reply.status).toBe(400);
     const { error } = JSON.parse(reply.body);
     expect(error.startsWith(`unreadable event: ${field}: `)).toBe(true);
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['x-request-id']).toMatch(UUID);
   });
 
   it('says what it expected and got', async () => {

@@ -300,13 +300,24 @@ describe('the exported handler', () => {
     const logged: string[] = [];
     const log = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
     try {
-      const refused = replyOf(await handler(health));
+      const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd' };
+      const refused = replyOf(await handler(health, context));
       expect([refused.status, JSON.parse(refused.body)]).toEqual([500, { error: 'internal error: the service could not start' }]);
+      // The headers every answer carries, the request id taken as the core takes it.
+      expect([refused.headers['x-request-id'], refused.headers['x-content-type-options']]).toEqual([context.awsRequestId, 'nosniff']);
+      const traced = replyOf(await handler(restApiEvent({ method: 'GET', path: '/api/health', headers: { 'X-Request-Id': 'trace-42' } }), context));
+      expect([traced.status, traced.headers['x-request-id']]).toEqual([500, 'trace-42']);
       // In the event's own result shape: a balancer with multi-value headers reads only those.
       const fromBalancer = (await handler(albEvent({ method: 'GET', path: '/api/health' }, { multiValue: true }))) as ALBResult;
       expect([fromBalancer.statusCode, fromBalancer.statusDescription, fromBalancer.headers]).toEqual([500, '500 Internal Server Error', undefined]);
       expect(fromBalancer.multiValueHeaders?.['Content-Type']).toEqual(['application/json; charset=utf-8']);
-      expect(logged).toEqual([expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/), expect.stringMatching(/API_KEYS is required/)]);
+      expect(fromBalancer.multiValueHeaders?.['X-Content-Type-Options']).toEqual(['nosniff']);
+      expect(fromBalancer.multiValueHeaders?.['X-Request-Id']?.[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(logged).toEqual([
+        expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/),
+        expect.stringMatching(/API_KEYS is required/),
+        expect.stringMatching(/API_KEYS is required/),
+      ]);
     } finally {
       log.mockRestore();
     }
