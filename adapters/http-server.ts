@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { errorBody, errorResponse, REQUEST_TIMEOUT_MESSAGE } from './http/errors.js';
-import { clientAddress, JSON_TYPE, plainAddress, requestIdFor, shownPath, splitTarget } from './http/request.js';
+import { clientAddress, JSON_TYPE, plainAddress, requestIdFor, shownPath, splitTarget, withEveryAnswerHeaders } from './http/request.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './http/config.js';
 import { capConnectionsPerClient, connectionsOf, currentResponse } from './connections.js';
 import { answeredBeforeBodyEnd, awaitingContinue, timedOutMidBody, writeResponse } from './node-io.js';
@@ -39,7 +39,7 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   const answerError = (req: IncomingMessage, res: ServerResponse, status: number, message: string) => {
     const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
     // The request may have a body nobody reads: the connection cannot be reused.
-    writeResponse(res, errorResponse(status, message, { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Connection: 'close' }));
+    writeResponse(res, errorResponse(status, message, withEveryAnswerHeaders({ Connection: 'close' }, requestId)));
     const head = { headers: req.headers as Record<string, string | undefined>, client: req.socket.remoteAddress };
     logger.info({ requestId, method: req.method, path: shownPath(splitTarget(req.url ?? '/').path), status, client: clientAddress(head, trustProxy) }, 'request');
   };

@@ -11,7 +11,7 @@ import type {
   APIGatewayProxyResult,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
-import { InvalidInputError } from '../engine/errors.js';
+import * as z from '../engine/zod.js';
 import { bodyText } from './http/body.js';
 import type { RequestHead } from './http/app.js';
 import { addQueryValue, normalizeHeaders, parseQueryString, type HttpResponse, type Query } from './http/request.js';
@@ -23,8 +23,14 @@ interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
   /** Whether the event has this processor's shape. */
   accepts(event: LambdaEvent): event is E;
   /**
+   * The types of every field toRequest and eventBody read, as AWS sends them (null where it sends
+   * null for none): an event of this shape that holds anything else is refused before it is read.
+   */
+  fields: z.ZodMiniType;
+  /**
    * The request without its body: the core reads the body (eventBody) only once route, key and quota
-   * allow it. `basePath` is dropped from the front of a path that no route template accounts for.
+   * allow it. `basePath` is dropped from the front of the route's literal segments, or of the path
+   * where the event has no route template (routedPath).
    */
   toRequest(event: E, basePath?: string | undefined): RequestHead;
   /** The result in the form this event's runtime documents. */
@@ -33,16 +39,50 @@ interface EventProcessor<E extends LambdaEvent, R extends LambdaResult> {
 
 /**
  * The event's body as text; a base64 body that is not UTF-8 throws the 400 (bodyText). A test
- * harness or a direct invocation may pass the body already parsed: an object or array is that JSON,
- * anything else that is not text (a number, a boolean) is a 400.
+ * harness or a direct invocation may pass the body already parsed: an object or array is that JSON
+ * (its type is checked with the event's other fields: bodyFields).
  */
 export function eventBody(event: LambdaEvent): string | undefined {
-  const { body, isBase64Encoded } = event as { body?: unknown; isBase64Encoded?: unknown };
+  const { body, isBase64Encoded } = event as { body?: string | object | null; isBase64Encoded?: boolean | null };
   if (body == null) return undefined;
   if (typeof body === 'object') return JSON.stringify(body);
-  if (typeof body !== 'string') throw new InvalidInputError(`request body must be JSON text or an object, got a ${typeof body}`);
   return isBase64Encoded === true ? bodyText(Buffer.from(body, 'base64')) : body;
 }
+
+/**
+ * The first field of an event of the processor's shape whose type is not what AWS sends, as the
+ * 400 names it (`queryStringParameters.zip: expected string, received number`); undefined when
+ * every field the handler reads has its type.
+ */
+export function unreadableField(processor: EventProcessor<LambdaEvent, LambdaResult>, event: LambdaEvent): string | undefined {
+  const checked = z.safeParse(processor.fields, event);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0]!;
+  const where = issue.path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
+  // zod's English messages open with "Invalid input: ", which the field's name says better.
+  return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+// Each shape's fields, built on the first event that is checked against them (as the request
+// schemas are: engine/requests.ts), so that loading the handler builds none. Loose objects: fields
+// the handler does not read are left to AWS.
+const textMap = () => z.nullish(z.record(z.string(), z.optional(z.string())));
+const listMap = () => z.nullish(z.record(z.string(), z.optional(z.array(z.string()))));
+/** The body and its encoding: text as AWS sends it, or JSON already parsed by a test harness or a direct invocation. */
+const bodyFields = () => ({
+  body: z.nullish(z.union([z.string(), z.looseObject({}), z.array(z.unknown())], { error: 'expected text, or JSON already parsed into an object or array' })),
+  isBase64Encoded: z.nullish(z.boolean()),
+});
+/** v1 and load balancer events: query parameters and headers in a single-value and a multi-value map. */
+const v1Fields = () => ({
+  httpMethod: z.string(),
+  path: z.string(),
+  queryStringParameters: textMap(),
+  multiValueQueryStringParameters: listMap(),
+  headers: textMap(),
+  multiValueHeaders: listMap(),
+  ...bodyFields(),
+});
 
 type HeaderMap = Record<string, string | undefined> | null | undefined;
 type MultiHeaderMap = Record<string, string[] | undefined> | null | undefined;
@@ -52,16 +92,16 @@ type MultiHeaderMap = Record<string, string[] | undefined> | null | undefined;
  * or both (then the multi-value map holds every value of a repeated header).
  */
 function mergedHeaders(single: HeaderMap, multi: MultiHeaderMap): Record<string, string | undefined> {
-  const out = normalizeHeaders(isMap(multi) ? (multi as Record<string, string[] | undefined>) : undefined);
-  if (isMap(single)) for (const [name, value] of Object.entries(normalizeHeaders(single))) out[name] ??= value;
+  const out = normalizeHeaders(multi);
+  for (const [name, value] of Object.entries(normalizeHeaders(single))) out[name] ??= value;
   return out;
 }
 
 const isMap = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** v2 events carry cookies apart from the headers. */
-function withCookies(headers: Record<string, string | undefined>, cookies: unknown): Record<string, string | undefined> {
-  if (Array.isArray(cookies) && cookies.length > 0 && headers.cookie === undefined) headers.cookie = cookies.join('; ');
+function withCookies(headers: Record<string, string | undefined>, cookies: readonly string[] | null | undefined): Record<string, string | undefined> {
+  if (cookies && cookies.length > 0 && headers.cookie === undefined) headers.cookie = cookies.join('; ');
   return headers;
 }
 
@@ -79,12 +119,14 @@ function queryPairs(event: {
 
 /**
  * The API's own path. API Gateway's path (v1 `path`, v2 `rawPath`) also holds what lies before the
- * API's routes: a custom domain's base path mapping (`/carriers/api/locations`), and for v2 a named
- * stage. The route it matched (`/{proxy+}`, with `proxy` = `api/locations`) says how many trailing
- * segments are the API's own; those are kept as received, percent-encoding included. When the counts
- * disagree the path stays as it came. Without a route template (an HTTP API's `$default` route, a
- * load balancer's path rule) nothing in the event tells the prefix: `basePath` (BASE_PATH) is
- * dropped from the front, if it is there.
+ * route it matched: a custom domain's base path mapping (`/v1/carriers/api/locations`), and for v2
+ * a named stage. The route (`/carriers/{proxy+}`, with `proxy` = `api/locations`) says how many
+ * trailing segments it covers; those are kept as received, percent-encoding included. Of them,
+ * `basePath` (BASE_PATH) is dropped where the route's literal segments start with it (a service
+ * mounted under `/carriers/{proxy+}` on a shared API); a parameter's value is the API's own path,
+ * never cut. When the counts disagree the path stays as it came. Without a route template (an HTTP
+ * API's `$default` route, a load balancer's path rule) nothing in the event tells the prefix:
+ * `basePath` is dropped from the front of the path, if it is there.
  */
 function routedPath(
   path: string,
@@ -93,8 +135,9 @@ function routedPath(
   basePath: string | undefined,
 ): string {
   if (template === undefined || !template.startsWith('/')) return withoutBasePath(path, basePath);
+  const segments = template.split('/').filter(Boolean);
   let own = 0;
-  for (const segment of template.split('/').filter(Boolean)) {
+  for (const segment of segments) {
     const greedy = /^\{(.+)\+\}$/.exec(segment);
     if (greedy === null) own++;
     else {
@@ -106,9 +149,16 @@ function routedPath(
   // A trailing slash is the request's own (one is ignored on every path): kept, and not counted.
   const trailing = path.length > 1 && path.endsWith('/');
   const parts = (trailing ? path.slice(0, -1) : path).split('/').slice(1);
-  if (parts.length <= own) return path;
-  const kept = parts.slice(parts.length - own).join('/');
+  if (parts.length < own) return path;
+  const kept = parts.slice(parts.length - own + prefixLength(segments, basePath)).join('/');
   return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
+}
+
+/** How many of a route template's first segments are `basePath`'s (all of it, or none). */
+function prefixLength(segments: readonly string[], basePath: string | undefined): number {
+  if (basePath === undefined) return 0;
+  const prefix = basePath.split('/').filter(Boolean);
+  return prefix.every((segment, i) => segments[i] === segment) ? prefix.length : 0;
 }
 
 /**
@@ -153,6 +203,14 @@ const apiGatewayResult = (response: HttpResponse): APIGatewayProxyResult & APIGa
 const restApiProcessor: EventProcessor<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   accepts: (event): event is APIGatewayProxyEvent =>
     typeof (event as APIGatewayProxyEvent).httpMethod === 'string' && typeof (event as APIGatewayProxyEvent).path === 'string',
+  fields: z.lazy(() =>
+    z.looseObject({
+      ...v1Fields(),
+      resource: z.nullish(z.string()),
+      pathParameters: textMap(),
+      requestContext: z.nullish(z.looseObject({ identity: z.nullish(z.looseObject({ sourceIp: z.nullish(z.string()) })) })),
+    }),
+  ),
   toRequest(event, basePath) {
     const query: Query = Object.create(null);
     for (const [name, value] of queryPairs(event)) addQueryValue(query, name, value);
@@ -176,6 +234,19 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
     (event as APIGatewayProxyEventV2).version === '2.0' &&
     typeof (event as APIGatewayProxyEventV2).rawPath === 'string' &&
     typeof (event as APIGatewayProxyEventV2).requestContext?.http?.method === 'string',
+  // queryStringParameters is not read: the raw query string keeps what it joins.
+  fields: z.lazy(() =>
+    z.looseObject({
+      rawPath: z.string(),
+      routeKey: z.nullish(z.string()),
+      rawQueryString: z.nullish(z.string()),
+      headers: textMap(),
+      cookies: z.nullish(z.array(z.string())),
+      pathParameters: textMap(),
+      requestContext: z.looseObject({ stage: z.nullish(z.string()), http: z.looseObject({ method: z.string(), sourceIp: z.nullish(z.string()) }) }),
+      ...bodyFields(),
+    }),
+  ),
   toRequest(event, basePath) {
     const stage = event.requestContext.stage;
     const prefix = stage && stage !== '$default' ? `/${stage}` : '';
@@ -199,6 +270,7 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
  */
 const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
   accepts: (event): event is ALBEvent => typeof (event as ALBEvent).requestContext?.elb === 'object',
+  fields: z.lazy(() => z.looseObject(v1Fields())),
   toRequest(event, basePath) {
     const headers = mergedHeaders(event.headers, event.multiValueHeaders);
     return {

@@ -9,9 +9,9 @@ import { besideCode } from '../engine/package-files.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
 import { SERVICE_KEY } from './http/keys.js';
-import type { HttpResponse } from './http/request.js';
+import { requestIdFor, withEveryAnswerHeaders, type HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
-import { eventBody, processorFor, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { eventBody, processorFor, unreadableField, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 import { startService } from './startup.js';
 
@@ -19,9 +19,8 @@ export type { LambdaEvent, LambdaResult } from './lambda-events.js';
 
 const UNSUPPORTED = 'unsupported event: expected an API Gateway, Function URL or Application Load Balancer event';
 const NOT_STARTED = 'internal error: the service could not start';
-const UNREADABLE = 'unreadable event: its fields do not have the types API Gateway, Function URLs and load balancers send';
 
-/** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes that no route template tells). */
+/** What a handler serves: a core, and BASE_PATH (a prefix in front of its routes: lambda-events.ts's routedPath). */
 export interface LambdaTarget {
   core: App;
   basePath?: string | undefined;
@@ -37,28 +36,37 @@ export function createLambdaHandler(
 ): (event: LambdaEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<LambdaResult> {
   const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
   return async (event, context) => {
+    // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
+    const invocationId = context?.awsRequestId;
     // Direct invocations and test tools send anything, null included: the handler answers, never throws.
     const processor = processorFor(event);
-    if (!processor) return plainResult(errorResponse(400, UNSUPPORTED));
+    if (!processor) return plainResult(ownAnswer(400, UNSUPPORTED, invocationId));
+    // Refused before the core sees it (no route, key or quota): AWS never sends such an event. Its
+    // headers may be the field in question: the id is the invocation's.
+    const unreadable = unreadableField(processor, event);
+    if (unreadable !== undefined) return processor.toResult(ownAnswer(400, `unreadable event: ${unreadable}`, invocationId), event);
     let started: LambdaTarget;
     try {
       started = await getTarget();
     } catch (err) {
       logStartFailure(err);
-      return processor.toResult(errorResponse(500, NOT_STARTED), event);
+      return processor.toResult(ownAnswer(500, NOT_STARTED, processor.toRequest(event).headers['x-request-id'] ?? invocationId), event);
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
-    let request;
-    try {
-      request = processor.toRequest(event, started.basePath);
-    } catch {
-      return plainResult(errorResponse(400, UNREADABLE));
-    }
-    // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
-    if (request.headers['x-request-id'] === undefined && context?.awsRequestId) request.headers['x-request-id'] = context.awsRequestId;
+    const request = processor.toRequest(event, started.basePath);
+    if (request.headers['x-request-id'] === undefined && invocationId) request.headers['x-request-id'] = invocationId;
     return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
   };
+}
+
+/**
+ * An answer of the handler's own, without the core: with the headers every answer carries, its id
+ * taken as the core takes one (requestIdFor). It writes no `request` log line: the logger is the
+ * started service's (docs/reliability.md).
+ */
+function ownAnswer(status: number, message: string, requestId: string | undefined): HttpResponse {
+  return errorResponse(status, message, withEveryAnswerHeaders({}, requestIdFor(requestId)));
 }
 
 /** A start that failed, on standard error for the function's log: each attempt, in the init phase or on an invocation. */

@@ -16,7 +16,7 @@ import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus 
 import type { ApiKeyRecord, KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
-import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableQuery, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
+import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableQuery, withEveryAnswerHeaders, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, readsQuery, type Route } from './route.js';
@@ -153,7 +153,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
 
   /** What every answer gets, and its log line. */
   function finish(req: RequestHead, response: HttpResponse, requestId: string, caller: Caller, started: bigint | undefined): HttpResponse {
-    response.headers['X-Content-Type-Options'] = 'nosniff';
+    withEveryAnswerHeaders(response.headers, requestId);
     cors.decorate(req, response.headers);
     if (started !== undefined) {
       // Milliseconds to the hundredth (the clock counts nanoseconds).

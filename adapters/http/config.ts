@@ -153,7 +153,7 @@ export const ENVIRONMENT = {
   },
   SNAPSHOT_PATH: { scope: 'all', unset: 'the bundled sample', description: 'a compiled snapshot to load; wins over `DATA_DIR`' },
   DATA_DIR: { scope: 'all', unset: 'the bundled sample', description: 'a dataset directory to compile at start-up (servers and the command line; a Lambda refuses it)' },
-  BASE_PATH: { scope: 'lambda', unset: 'none', description: "a prefix in front of the API's routes that the event's route does not account for (`/carriers`), dropped where present" },
+  BASE_PATH: { scope: 'lambda', unset: 'none', description: "a prefix in front of the API's routes (`/carriers`), dropped where present: from the front of the route's fixed segments (`/carriers/{proxy+}`), or of the path where the event has no route (`$default`, a load balancer)" },
   LOG_LEVEL: { scope: 'all', default: 'info', description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; at `info`, one JSON line per request' },
   LOG_FORMAT: { scope: 'all', default: 'json', description: '`json` (one pino object per line) or `pretty` (pino-pretty, for a person at a terminal; needs `pino-pretty` installed)' },
   TRUST_PROXY: {

@@ -20,9 +20,9 @@ const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-R
 export interface Cors {
   /** Whether the request is a browser's preflight (OPTIONS with Origin and Access-Control-Request-Method). */
   isPreflight(req: RequestHead): boolean;
-  /** The 204 answer to a preflight: CORS headers only for a listed origin. */
+  /** The 204 answer to a preflight: CORS headers only for a listed origin (decorate adds its Vary). */
   preflight(req: RequestHead, requestId: string): HttpResponse;
-  /** Adds the CORS headers an answer to this request carries. */
+  /** Adds the CORS headers an answer to this request carries, a preflight's included. */
   decorate(req: RequestHead, headers: Record<string, string>): void;
 }
 
@@ -47,7 +47,6 @@ export function createCors(origins: '*' | readonly string[] = []): Cors {
         headers['Access-Control-Allow-Headers'] = ALLOWED_HEADERS;
         headers['Access-Control-Max-Age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
       }
-      vary(headers);
       return { status: 204, headers, body: '' };
     },
     decorate(req, headers) {

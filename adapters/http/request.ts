@@ -172,6 +172,17 @@ export function requestIdFor(incoming: string | undefined): string {
   return randomUUID();
 }
 
+/**
+ * Adds what every answer carries (docs/reliability.md, docs/http-api.md): the request's id, and
+ * nosniff. The core adds them to its answers; a server's refusals and the Lambda handler's own
+ * answers, given without the core, add them here too.
+ */
+export function withEveryAnswerHeaders(headers: Record<string, string>, requestId: string): Record<string, string> {
+  headers['X-Request-Id'] = requestId;
+  headers['X-Content-Type-Options'] = 'nosniff';
+  return headers;
+}
+
 /** Splits a request target (`/path?query`, or absolute-form `http://host/path?query`) in two. */
 export function splitTarget(target: string): { path: string; search: string } {
   let rest = target;

@@ -33,6 +33,13 @@ describeApiContract("Lambda, HTTP API's $default route behind an API mapping (/c
     httpApiEvent(r, { basePath: '/carriers', defaultRoute: true }),
   ),
 );
+describeApiContract('Lambda, REST API resource /carriers/{proxy+} on a shared API, BASE_PATH=/carriers', () =>
+  lambdaSend(createLambdaHandler({ core: createTestApp(), basePath: '/carriers' }), (r) => restApiEvent(r, { routePrefix: '/carriers' })),
+  { decodedQuery: true },
+);
+describeApiContract('Lambda, HTTP API route ANY /carriers/{proxy+} on a named stage, BASE_PATH=/carriers', () =>
+  lambdaSend(createLambdaHandler({ core: createTestApp(), basePath: '/carriers' }), (r) => httpApiEvent(r, { routePrefix: '/carriers', stage: 'prod' })),
+);
 describeApiContract('Lambda, Function URL', () =>
   lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r, { functionUrl: true })),
 );
@@ -135,7 +142,7 @@ describe('Lambda event details', () => {
     expect(replyOf(await lambda(restApiEvent({ ...geocode, path: '/api/locations/geocode//' }, { basePath: '/carriers' }))).status).toBe(404);
   });
 
-  it('drops BASE_PATH where no route template tells the prefix, and only there', async () => {
+  it('drops BASE_PATH from the path where no route template tells the prefix, never from a proxy parameter', async () => {
     const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
     const behind = createLambdaHandler({ core: createTestApp(), basePath: '/carriers' });
     const statusOf = async (handler: typeof lambda, event: LambdaEvent) => replyOf(await handler(event)).status;
@@ -151,12 +158,77 @@ describe('Lambda event details', () => {
       expect(await statusOf(behind, albEvent({ ...geocode, path: '/carriers/' }, { multiValue }))).toBe(404);
       expect(await statusOf(behind, albEvent({ ...geocode, path: '/carriers/api/health' }, { multiValue }))).toBe(200);
     }
-    // Where the route template tells the prefix, it decides, whatever BASE_PATH says: a mapping key
-    // of `api` in front of routes that start with /api is dropped once, not twice.
+    // Where the route template tells the prefix, it decides: a mapping key of `api` in front of
+    // routes that start with /api is dropped once, not twice (`/{proxy+}` has no literal to drop).
     const api = createLambdaHandler({ core: createTestApp(), basePath: '/api' });
     expect(await statusOf(api, httpApiEvent(geocode, { basePath: '/api' }))).toBe(200);
     expect(await statusOf(api, restApiEvent(geocode, { basePath: '/api' }))).toBe(200);
     expect(await statusOf(api, restApiEvent(geocode))).toBe(200);
+  });
+
+  it("drops BASE_PATH from the front of a route's literal segments: the service mounted under /carriers/{proxy+}", async () => {
+    const behind = createLambdaHandler({ core: createTestApp(), basePath: '/carriers' });
+    const headers = { 'x-api-key': KEYS.pro };
+    // As API Gateway sends them for GET /carriers/api/locations/geocode?zip=60601 on a shared API whose
+    // route (HTTP API) or resource (REST API) is /carriers/{proxy+}.
+    const httpApi = {
+      version: '2.0',
+      routeKey: 'ANY /carriers/{proxy+}',
+      rawPath: '/carriers/api/locations/geocode',
+      rawQueryString: 'zip=60601',
+      headers,
+      queryStringParameters: { zip: '60601' },
+      requestContext: {
+        accountId: '123456789012', apiId: 'abc123', domainName: 'abc123.execute-api.us-east-1.amazonaws.com', domainPrefix: 'abc123',
+        http: { method: 'GET', path: '/carriers/api/locations/geocode', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'curl/8.5.0' },
+        requestId: 'JKJaXmPLvHcESHA=', routeKey: 'ANY /carriers/{proxy+}', stage: '$default', time: '01/Jan/2026:00:00:00 +0000', timeEpoch: 1767225600000,
+      },
+      pathParameters: { proxy: 'api/locations/geocode' },
+      isBase64Encoded: false,
+    } as unknown as LambdaEvent;
+    const restApi = {
+      resource: '/carriers/{proxy+}',
+      path: '/carriers/api/locations/geocode',
+      httpMethod: 'GET',
+      headers,
+      multiValueHeaders: { 'x-api-key': [KEYS.pro] },
+      queryStringParameters: { zip: '60601' },
+      multiValueQueryStringParameters: { zip: ['60601'] },
+      pathParameters: { proxy: 'api/locations/geocode' },
+      stageVariables: null,
+      requestContext: {
+        accountId: '123456789012', apiId: 'abc123', httpMethod: 'GET', path: '/prod/carriers/api/locations/geocode', protocol: 'HTTP/1.1',
+        identity: { sourceIp: '203.0.113.7', userAgent: 'curl/8.5.0' }, requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+        requestTimeEpoch: 1767225600000, resourceId: 'abcdef', resourcePath: '/carriers/{proxy+}', stage: 'prod',
+      },
+      body: null,
+      isBase64Encoded: false,
+    } as unknown as LambdaEvent;
+    for (const event of [httpApi, restApi]) {
+      const reply = replyOf(await behind(event));
+      expect([reply.status, JSON.parse(reply.body).location?.city]).toEqual([200, 'Chicago']);
+      // Without BASE_PATH the prefix is read as the API's own path: nothing tells it apart from a route.
+      expect(replyOf(await lambda(event)).status).toBe(404);
+    }
+    // Behind a custom domain's mapping (/v1) too, and on the public paths.
+    const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers };
+    expect(replyOf(await behind(restApiEvent(geocode, { basePath: '/v1', routePrefix: '/carriers' }))).status).toBe(200);
+    expect(replyOf(await behind(httpApiEvent(geocode, { basePath: '/v1', routePrefix: '/carriers' }))).status).toBe(200);
+    expect(replyOf(await behind(httpApiEvent({ method: 'GET', path: '/api/health' }, { routePrefix: '/carriers' }))).status).toBe(200);
+    // The proxy parameter's value is the API's path as it is: a route of its own that starts with
+    // the prefix is not cut.
+    expect(replyOf(await behind(httpApiEvent({ ...geocode, path: '/carriers/api/locations/geocode' }, { routePrefix: '/carriers' }))).status).toBe(404);
+  });
+
+  it('keeps the literal segments of a route that are the API\'s own (/api/{proxy+})', async () => {
+    const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+    const apiRoute = (event: LambdaEvent & { pathParameters?: unknown }) => ({ ...event, pathParameters: { proxy: 'locations/geocode' } }) as LambdaEvent;
+    const rest = { ...restApiEvent(geocode), resource: '/api/{proxy+}' };
+    const http = { ...httpApiEvent(geocode, { stage: 'prod' }), routeKey: 'ANY /api/{proxy+}' };
+    for (const handler of [lambda, createLambdaHandler({ core: createTestApp(), basePath: '/carriers' })]) {
+      expect(replyOf(await handler(apiRoute(rest))).status).toBe(200);
+      expect(replyOf(await handler(apiRoute(http))).status).toBe(200);
+    }
   });
 
   it("sends the docs script gzipped where the service passes bytes on, under a load balancer's 1 MB limit", async () => {
@@ -228,13 +300,24 @@ describe('the exported handler', () => {
     const logged: string[] = [];
     const log = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
     try {
-      const refused = replyOf(await handler(health));
+      const context = { awsRequestId: '8476a536-e9f4-11e8-9739-2dfe598c3fcd' };
+      const refused = replyOf(await handler(health, context));
       expect([refused.status, JSON.parse(refused.body)]).toEqual([500, { error: 'internal error: the service could not start' }]);
+      // The headers every answer carries, the request id taken as the core takes it.
+      expect([refused.headers['x-request-id'], refused.headers['x-content-type-options']]).toEqual([context.awsRequestId, 'nosniff']);
+      const traced = replyOf(await handler(restApiEvent({ method: 'GET', path: '/api/health', headers: { 'X-Request-Id': 'trace-42' } }), context));
+      expect([traced.status, traced.headers['x-request-id']]).toEqual([500, 'trace-42']);
       // In the event's own result shape: a balancer with multi-value headers reads only those.
       const fromBalancer = (await handler(albEvent({ method: 'GET', path: '/api/health' }, { multiValue: true }))) as ALBResult;
       expect([fromBalancer.statusCode, fromBalancer.statusDescription, fromBalancer.headers]).toEqual([500, '500 Internal Server Error', undefined]);
       expect(fromBalancer.multiValueHeaders?.['Content-Type']).toEqual(['application/json; charset=utf-8']);
-      expect(logged).toEqual([expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/), expect.stringMatching(/API_KEYS is required/)]);
+      expect(fromBalancer.multiValueHeaders?.['X-Content-Type-Options']).toEqual(['nosniff']);
+      expect(fromBalancer.multiValueHeaders?.['X-Request-Id']?.[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(logged).toEqual([
+        expect.stringMatching(/API_KEYS is required on Lambda: set it to key:plan/),
+        expect.stringMatching(/API_KEYS is required/),
+        expect.stringMatching(/API_KEYS is required/),
+      ]);
     } finally {
       log.mockRestore();
     }

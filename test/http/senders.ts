@@ -43,10 +43,14 @@ const asMultiValue = (headers: Record<string, string>) => Object.fromEntries(Obj
 /**
  * API Gateway REST API, Lambda proxy integration: header casing as the client sent it. With
  * `basePath`, called through a custom domain whose base path mapping (`/carriers`) leads to the
- * stage: API Gateway then puts the mapping in `path`, not the stage.
+ * stage: API Gateway then puts the mapping in `path`, not the stage. With `routePrefix`, the API's
+ * routes sit under a resource of their own on a shared API (`/carriers/{proxy+}`): the prefix is in
+ * `path` and the resource, not in the proxy parameter.
  */
-export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePath?: string } = {}): APIGatewayProxyEvent {
+export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePath?: string; routePrefix?: string } = {}): APIGatewayProxyEvent {
   const basePath = options.basePath ?? '';
+  const routePrefix = options.routePrefix ?? '';
+  const resource = `${routePrefix}/{proxy+}`;
   if (r.rawQuery !== undefined) throw new Error('a REST API event carries its query decoded: it has no raw query text');
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -60,8 +64,8 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePat
     ? Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]))
     : null;
   return {
-    resource: '/{proxy+}',
-    path: basePath + r.path,
+    resource,
+    path: basePath + routePrefix + r.path,
     httpMethod: r.method,
     headers,
     multiValueHeaders: asMultiValue(headers),
@@ -82,12 +86,12 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePat
         cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '203.0.113.7', user: null,
         userAgent: 'vitest', userArn: null,
       },
-      path: basePath ? basePath + r.path : `/prod${r.path}`,
+      path: basePath ? basePath + routePrefix + r.path : `/prod${routePrefix}${r.path}`,
       stage: 'prod',
       requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
       requestTimeEpoch: NOW,
       resourceId: 'abcdef',
-      resourcePath: '/{proxy+}',
+      resourcePath: resource,
     },
     body: r.body === undefined ? null : options.base64 ? Buffer.from(r.body).toString('base64') : r.body,
     isBase64Encoded: options.base64 === true && r.body !== undefined,
@@ -97,16 +101,19 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePat
 /**
  * Payload format 2.0: HTTP API (`stage` names it) or, with `functionUrl`, a Lambda Function URL.
  * With `basePath`, an HTTP API called through a custom domain's API mapping (`/carriers`), which
- * the raw path keeps. The HTTP API's route is `ANY /{proxy+}`, or with `defaultRoute` the
- * `$default` route (as a quick-created API has), which carries no path parameters.
+ * the raw path keeps. The HTTP API's route is `ANY /{proxy+}`, or with `routePrefix` a route of
+ * its own on a shared API (`ANY /carriers/{proxy+}`), or with `defaultRoute` the `$default` route
+ * (as a quick-created API has), which carries no path parameters.
  */
 export function httpApiEvent(
   r: ApiRequest,
-  options: { stage?: string; functionUrl?: boolean; base64?: boolean; basePath?: string; defaultRoute?: boolean } = {},
+  options: { stage?: string; functionUrl?: boolean; base64?: boolean; basePath?: string; defaultRoute?: boolean; routePrefix?: string } = {},
 ): APIGatewayProxyEventV2 {
-  const routeKey = options.functionUrl || options.defaultRoute ? '$default' : 'ANY /{proxy+}';
+  const routePrefix = options.routePrefix ?? '';
+  const routeKey = options.functionUrl || options.defaultRoute ? '$default' : `ANY ${routePrefix}/{proxy+}`;
   const stage = options.functionUrl ? '$default' : options.stage ?? '$default';
-  const rawPath = (options.basePath ?? '') + (stage === '$default' ? r.path : `/${stage}${r.path}`);
+  const routed = routeKey === '$default' ? r.path : routePrefix + r.path;
+  const rawPath = (options.basePath ?? '') + (stage === '$default' ? routed : `/${stage}${routed}`);
   const rawQueryString = querySuffix(r).slice(1);
   const domainName = options.functionUrl
     ? 'abcdefghij.lambda-url.us-east-1.on.aws'
