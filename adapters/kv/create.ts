@@ -52,8 +52,8 @@ export interface KvStoreEnv {
  * imported only then, by a dynamic import an application's bundler keeps lazy too, so an embedder
  * without it never loads it, and need not install it (with a bundler: mark it external).
  * Settings that can never work reject with KvConfigError: malformed ones (checked here, before any
- * client is loaded), a client that is not installed, a Redis that refuses the URL's password, user or database, and a DynamoDB that
- * has no such table or refuses the credentials.
+ * client is loaded), a client that is not installed, a Redis that refuses the URL's password, user
+ * or database, and a DynamoDB that has no such table or refuses the credentials.
  */
 export async function createKvStore(env: KvStoreEnv, options: RedisKvOptions = {}): Promise<KvStore> {
   const url = env.REDIS_URL?.trim();
