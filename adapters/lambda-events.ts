@@ -298,6 +298,34 @@ const albProcessor: EventProcessor<ALBEvent, ALBResult> = {
 // An ALB event has httpMethod and path like a v1 one: it must be recognised first.
 const PROCESSORS: EventProcessor<LambdaEvent, LambdaResult>[] = [albProcessor, httpApiProcessor, restApiProcessor];
 
+/**
+ * The smallest well-formed event of each shape, with every field the checks read (a header, a
+ * query parameter, a cookie, a path parameter): what prepareEventChecks checks.
+ */
+export function smallestEvents(): LambdaEvent[] {
+  const request = { headers: { host: 'example.com' }, body: null, isBase64Encoded: false };
+  const v1 = { ...request, httpMethod: 'GET', path: '/', queryStringParameters: { a: 'b' }, multiValueQueryStringParameters: { a: ['b'] }, multiValueHeaders: { host: ['example.com'] } };
+  const events = [
+    { ...v1, requestContext: { elb: { targetGroupArn: 'arn:aws:elasticloadbalancing:::targetgroup/a/b' } } },
+    { ...request, version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: 'a=b', cookies: ['a=b'], pathParameters: { proxy: 'a' }, requestContext: { stage: '$default', http: { method: 'GET', sourceIp: '127.0.0.1' } } },
+    { ...v1, resource: '/{proxy+}', pathParameters: { proxy: 'a' }, requestContext: { identity: { sourceIp: '127.0.0.1' } } },
+  ];
+  return events as unknown as LambdaEvent[];
+}
+
+/**
+ * Builds every event shape's field checks, and has zod compile them, by checking the smallest
+ * event of each: the init phase's start does this (lambda.ts), as it makes a search, so that the
+ * first invocation's check costs what every other's does (building and compiling them took it
+ * about a millisecond).
+ */
+export function prepareEventChecks(): void {
+  for (const event of smallestEvents()) {
+    const processor = processorFor(event);
+    if (processor !== undefined) unreadableField(processor, event);
+  }
+}
+
 /** The processor for the event's shape; undefined for events that are not HTTP requests (null included). */
 export function processorFor(event: unknown): EventProcessor<LambdaEvent, LambdaResult> | undefined {
   if (!isMap(event)) return undefined;

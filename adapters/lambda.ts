@@ -11,7 +11,7 @@ import { errorResponse } from './http/errors.js';
 import { SERVICE_KEY } from './http/keys.js';
 import { requestIdFor, withEveryAnswerHeaders, type HttpResponse } from './http/request.js';
 import { readConfig } from './http/config.js';
-import { eventBody, processorFor, unreadableField, type LambdaEvent, type LambdaResult } from './lambda-events.js';
+import { eventBody, prepareEventChecks, processorFor, unreadableField, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 import { startService } from './startup.js';
 
@@ -103,7 +103,10 @@ function containerTarget(): { get: () => Promise<LambdaTarget>; ready: Promise<v
   const start = async (inInit: boolean): Promise<LambdaTarget> => {
     const config = readConfig(process.env, 'lambda');
     const service = await startService(config, { runtime: 'lambda', ...bundledSnapshots() });
-    if (inInit) warmSearch(service.core, service.logger);
+    if (inInit) {
+      warmSearch(service.core, service.logger);
+      prepareEventChecks();
+    }
     return { core: service.core, basePath: config.basePath };
   };
   const get = (inInit = false) =>

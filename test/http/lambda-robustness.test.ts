@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLambdaHandler, type LambdaEvent } from '../../adapters/lambda.js';
-import { processorFor } from '../../adapters/lambda-events.js';
+import { processorFor, smallestEvents, unreadableField } from '../../adapters/lambda-events.js';
 import { createTestApp, KEYS } from './fixtures.js';
 import { replyOf } from './senders.js';
 
@@ -40,6 +40,18 @@ describe('events the handler cannot read', () => {
     }
   });
 
+});
+
+describe("the init phase's events, which build and compile the field checks", () => {
+  it('are one well-formed event of each shape, readable by its checks', () => {
+    const events = smallestEvents();
+    const processors = events.map((event) => processorFor(event));
+    expect(new Set(processors).size).toBe(3);
+    for (const [i, event] of events.entries()) {
+      expect(processors[i], JSON.stringify(event)).toBeDefined();
+      expect(unreadableField(processors[i]!, event), JSON.stringify(event)).toBeUndefined();
+    }
+  });
 });
 
 describe('events of a known shape whose fields have other types', () => {
