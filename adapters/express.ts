@@ -5,7 +5,7 @@ import express, { Router, type ErrorRequestHandler, type Express, type NextFunct
 import type { App } from './http/app.js';
 import { bodyText } from './http/body.js';
 import { errorBody } from './http/errors.js';
-import { parseQueryString, splitTarget } from './http/request.js';
+import { parseQueryString, requestIdFor, splitTarget, withEveryAnswerHeaders } from './http/request.js';
 import { bodySource, type BodySource, writeResponse } from './node-io.js';
 
 /**
@@ -73,8 +73,9 @@ function bodyOf(req: Request, res: Response): BodySource {
   };
 }
 
-/** Failures of the adapter itself: a JSON 500 instead of Express's HTML page. */
-const jsonErrors: ErrorRequestHandler = (err, _req, res, next) => {
+/** Failures of the adapter itself: a JSON 500 instead of Express's HTML page, with the headers every answer carries. */
+const jsonErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
-  res.status(500).type('application/json').set('X-Content-Type-Options', 'nosniff').send(errorBody('internal error'));
+  const headers = withEveryAnswerHeaders({}, requestIdFor(req.headers['x-request-id'] as string | undefined));
+  res.status(500).type('application/json').set(headers).send(errorBody('internal error'));
 };

@@ -44,8 +44,8 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     logger.info({ requestId, method: req.method, path: shownPath(splitTarget(req.url ?? '/').path), status, client: clientAddress(head, trustProxy) }, 'request');
   };
   /** What Node's parser or timers refused before there was a request to hand on. */
-  const logRefusal = (client: string | undefined, status: number, reason: string | undefined) =>
-    logger.info({ requestId: requestIdFor(undefined), status, client, reason }, 'request');
+  const logRefusal = (requestId: string, client: string | undefined, status: number, reason: string | undefined) =>
+    logger.info({ requestId, status, client, reason }, 'request');
   const handle: RequestListener = (req, res) => {
     // Closed for pipelining too far ahead (connections.ts): nobody is left to answer.
     if (req.socket.destroyed) return;
@@ -95,18 +95,21 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // Read before the socket is destroyed, which forgets it.
     const client = plainAddress((socket as Socket).remoteAddress);
-    const answered = answerClientError(err, socket);
-    if (answered !== undefined) logRefusal(client, answered, err.code);
+    // Node has parsed no headers to take a caller's id from: the answer and its log line share a new one.
+    const requestId = requestIdFor(undefined);
+    const answered = answerClientError(err, socket, requestId);
+    if (answered !== undefined) logRefusal(requestId, client, answered, err.code);
   });
   // Node hands a CONNECT (a proxy tunnel request) to this event, and closes the socket in silence
   // when nobody listens: no route here is a tunnel.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const requestId = requestIdFor(req.headers['x-request-id'] as string | undefined);
     // After the answers of the requests ahead of it on the connection, as any pipelined request.
     afterAnswers(socket, () => {
-      if (socket.writable) writeRawError(socket, 404, `no route for CONNECT ${shownPath(String(req.url))}`);
+      if (socket.writable) writeRawError(socket, 404, `no route for CONNECT ${shownPath(String(req.url))}`, requestId);
       socket.destroy();
     });
-    logger.info({ requestId: requestIdFor(undefined), method: 'CONNECT', path: shownPath(String(req.url)), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
+    logger.info({ requestId, method: 'CONNECT', path: shownPath(String(req.url)), status: 404, client: plainAddress(req.socket.remoteAddress) }, 'request');
   });
   return server;
 }
@@ -136,7 +139,7 @@ const answerQueued = new WeakSet<Duplex>();
  * request's answer), or none once an answer has begun, and closes the connection on the answers
  * still to come.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number | undefined {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, requestId: string): number | undefined {
   // Node's parser, in error, reports the same error again for each read that follows.
   if (answerQueued.has(socket)) return undefined;
   // The response in progress on this socket, as Node's own handler checks.
@@ -146,7 +149,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number |
     answerQueued.add(socket);
     afterAnswers(socket, () => {
       // Not writable when the last answer closed the connection (its request asked to).
-      if (socket.writable) writeRawError(socket, code, message);
+      if (socket.writable) writeRawError(socket, code, message, requestId);
       socket.destroy(err);
     });
     return code;
@@ -154,7 +157,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): number |
   const answered = inProgress?.headersSent === true || answeredBeforeBodyEnd.has(socket);
   let status: number | undefined;
   if (err.code !== 'ECONNRESET' && socket.writable && !answered) {
-    writeRawError(socket, code, message);
+    writeRawError(socket, code, message, requestId);
     status = code;
     if (inProgress !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOutMidBody.add(socket);
   }
@@ -204,11 +207,9 @@ function refusalLog(logger: Logger): (setting: string, client: string | undefine
   };
 }
 
-/** A JSON error written straight to the socket, the connection to close after it. */
-function writeRawError(socket: Duplex, status: number, message: string): void {
+/** A JSON error written straight to the socket, with the headers every answer carries; the connection closes after it. */
+function writeRawError(socket: Duplex, status: number, message: string, requestId: string): void {
   const body = errorBody(message);
-  socket.write(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers = withEveryAnswerHeaders({ 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', Connection: 'close' }, requestId);
+  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
 }

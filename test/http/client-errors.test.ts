@@ -39,6 +39,9 @@ describe.each(SERVER_KINDS)('Node-level errors on %s', (server) => {
     expect(reply.status).toBe(status);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(reply.body)).toEqual({ error: expect.stringMatching(error) });
+    // What every answer carries, these too.
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 

@@ -28,6 +28,16 @@ describe('Express app specifics', () => {
     expect(reply.status).toBe(200);
   });
 
+  it("answers a failure of the adapter itself with a JSON 500 carrying every answer's headers", async () => {
+    const failing = { ...createTestApp(), answer: () => Promise.reject(new Error('the socket went away')) };
+    const broken = supertestSend(createExpressApp(failing));
+    const traced = await broken({ method: 'GET', path: '/api/health', headers: { 'x-request-id': 'trace-42' } });
+    expect([traced.status, traced.headers['content-type'], JSON.parse(traced.body)]).toEqual([500, 'application/json; charset=utf-8', { error: 'internal error' }]);
+    expect([traced.headers['x-request-id'], traced.headers['x-content-type-options']]).toEqual(['trace-42', 'nosniff']);
+    const untraced = await broken({ method: 'GET', path: '/api/health' });
+    expect(untraced.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('does not advertise the framework', async () => {
     const reply = await send({ method: 'GET', path: '/api/health' });
     expect(reply.headers['x-powered-by']).toBeUndefined();
