@@ -16,7 +16,7 @@ import { createHealthCheck, type DataInfo, type HealthReport, type ReloadStatus 
 import type { ApiKeyRecord, KeyRing } from './keys.js';
 import { RouteMatcher, withoutTrailingSlash, type RouteMatch } from './match.js';
 import { addQuotaHeaders, consumeQuota, type QuotaDecision } from './quota.js';
-import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableQuery, withEveryAnswerHeaders, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
+import { clientAddress, JSON_TYPE, requestIdFor, sharedBody, shownPath, unreadableParams, withEveryAnswerHeaders, type HttpRequest, type HttpResponse, type Query, type SharedBody } from './request.js';
 import { carrierRoutes, dropPointRoutes, networkRoutes } from './carrier-routes.js';
 import { geoJsonAnswer, wantsGeoJson } from './geojson.js';
 import { JsonText, readsQuery, type Route } from './route.js';
@@ -229,10 +229,9 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
       // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other,
       // of the parameters the route reads; any other is ignored, however it is written.
-      const reads = (name: string) => readsQuery(found.route, name);
-      const unreadable = found.unreadable ?? unreadableQuery(req.query, reads);
+      const unreadable = found.unreadable ?? unreadableRead(req.query, found.route);
       if (unreadable !== undefined) return jsonError(400, unreadable, requestId, decision);
-      const repeated = repeatedParam(req.query, reads, found.route.repeatable);
+      const repeated = repeatedParam(req.query, found.route);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       if (!found.route.body) return answerWith(req, found, undefined, key, decision, requestId);
       return readJsonObject(readBody, req.headers['content-encoding']).then(
@@ -294,8 +293,15 @@ function isPublic(method: string, path: string): boolean {
 }
 
 /** The first parameter the route reads given more than once where only one value makes sense. */
-function repeatedParam(query: Query, reads: (name: string) => boolean, allowed: readonly string[] = []): string | undefined {
-  for (const name in query) if (Array.isArray(query[name]) && !allowed.includes(name) && reads(name)) return name;
+function repeatedParam(query: Query, route: Route): string | undefined {
+  for (const name in query) if (Array.isArray(query[name]) && !route.repeatable?.includes(name) && readsQuery(route, name)) return name;
+  return undefined;
+}
+
+/** The 400 message of the first parameter the route reads whose value did not decode. */
+function unreadableRead(query: Query, route: Route): string | undefined {
+  const unreadable = unreadableParams(query);
+  if (unreadable !== undefined) for (const { name, message } of unreadable) if (readsQuery(route, name)) return message;
   return undefined;
 }
 

@@ -7,26 +7,25 @@ import { parse } from 'fast-querystring';
 export type Query = Record<string, string | string[] | undefined>;
 
 /**
- * Kept on a parsed query whose text could not be read whole (see unreadableQuery). A symbol, not a
+ * Kept on a parsed query whose text could not be read whole (see unreadableParams). A symbol, not a
  * field of Query: parameters are data, and Query stays assignable to the engine's query types.
  */
 const UNREADABLE = Symbol('unreadable query parameters');
 
 /** A parameter whose value is not percent-encoded UTF-8: its name and the 400 message. */
-interface UnreadableParam {
+export interface UnreadableParam {
   name: string;
   message: string;
 }
 type MarkedQuery = Query & { [UNREADABLE]?: UnreadableParam[] };
 
 /**
- * The 400 message naming the first parameter of a parsed query whose value is not percent-encoded
- * UTF-8, of those the route reads (`reads`): a parameter the route does not know is ignored however
- * it is written, and a name that does not decode is no route's. The core answers it where it
- * answers other input errors, after route, key and quota: the adapters only parse.
+ * The parameters of a parsed query whose value is not percent-encoded UTF-8, in order; undefined
+ * when there are none. The core answers the first its route reads where it answers other input
+ * errors, after route, key and quota, and ignores the others: the adapters only parse.
  */
-export function unreadableQuery(query: Query, reads: (name: string) => boolean): string | undefined {
-  return (query as MarkedQuery)[UNREADABLE]?.find(({ name }) => reads(name))?.message;
+export function unreadableParams(query: Query): readonly UnreadableParam[] | undefined {
+  return (query as MarkedQuery)[UNREADABLE];
 }
 
 export interface HttpRequest {
@@ -96,12 +95,12 @@ export const sharedBody = (body: string): SharedBody => ({ body, bytes: Buffer.f
  * no Object.prototype, so a parameter named `__proto__` or `constructor` is just data.
  * fast-querystring does this in a single pass, several times faster than URLSearchParams on the
  * short queries this API takes. It keeps what it cannot decode as typed (`city=%E9` would read
- * "%E9"), so text with a `%` in it, rare, is checked again, for unreadableQuery to tell.
+ * "%E9"), so text with a `%` in it, rare, is checked again, for unreadableParams to tell.
  */
 export function parseQueryString(search: string): Query {
   const query = parse(search) as MarkedQuery;
   if (search.includes('%')) {
-    const unreadable = unreadableParams(search);
+    const unreadable = undecodableParams(search);
     if (unreadable.length > 0) query[UNREADABLE] = unreadable;
   }
   return query;
@@ -113,7 +112,7 @@ export function notPercentEncoded(name: string): string {
 }
 
 /** Each parameter of the query text whose value does not decode, in order; one whose name does not is no route's, and left out. */
-function unreadableParams(search: string): UnreadableParam[] {
+function undecodableParams(search: string): UnreadableParam[] {
   const found: UnreadableParam[] = [];
   for (const pair of search.split('&')) {
     const eq = pair.indexOf('=');

@@ -3,7 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQueryString } from '../../adapters/http/app.js';
-import { unreadableQuery } from '../../adapters/http/request.js';
+import { unreadableParams } from '../../adapters/http/request.js';
+
+/** The message of the first parameter `reads` accepts whose value did not decode, as the core picks it. */
+const unreadableQuery = (query: ReturnType<typeof parseQueryString>, reads: (name: string) => boolean) =>
+  unreadableParams(query)?.find(({ name }) => reads(name))?.message;
 
 describe('parseQueryString', () => {
   it('decodes percent-encoding and + as a space; repeated names become arrays', () => {
