@@ -89,6 +89,13 @@ export function apiCases(engine: Engine): ApiCase[] {
       schema: res.searchResultSchema,
       expected: () => engine.search({ city: 'st louis', state: 'mo', radius: 40, carriers: ['carrier-a', 'carrier-e'] }),
     },
+    {
+      name: 'POST /api/search with a name given twice: its last value, as JSON.parse reads it',
+      request: post('/api/search', '{"zip":"75201","zip":"10001"}'),
+      status: 200,
+      schema: res.searchResultSchema,
+      expected: () => engine.search({ zip: '10001' }),
+    },
     { name: 'POST /api/search without a place', request: post('/api/search', '{}'), status: 400, error: /one of zip, city or state/ },
     { name: 'POST /api/search with a bad carriers type', request: post('/api/search', json({ zip: '60601', carriers: 7 })), status: 400, error: /carriers must be a list/ },
     {
