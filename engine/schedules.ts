@@ -59,8 +59,8 @@ export class Schedules {
     const clock = timeZone === null ? null : localClock(now, timeZone);
     // An unserved ZIP has no dates (and one the gazetteer lacks, no place to tell today by).
     const from = row < 0 ? 0 : dayNumber(q.date ?? clock!.date);
-    const nextDay = mask === 0 ? -1 : nextServiceDay(from + 1, mask, holidays);
-    const next = nextDay < 0 ? null : dateOfDay(nextDay);
+    const nextDay = mask === 0 ? NO_DAY : nextServiceDay(from + 1, mask, holidays);
+    const next = nextDay === NO_DAY ? null : dateOfDay(nextDay);
     // An empty column: no point of the dataset states a cutoff.
     const cutoff = row < 0 ? -1 : (t.spCutoff[row] ?? -1);
     const isToday = row >= 0 && clock !== null && (q.date === undefined || q.date === clock.date);
@@ -109,13 +109,13 @@ export class Schedules {
     const holidays = this.holidaysOf(c);
     const ship = dayNumber(shipDate);
     const pickup = nextServiceDay(ship, t.spDays[origin], holidays);
-    const delivery = pickup < 0 ? -1 : deliveryDay(pickup, days + addOn, t.spDays[dest], holidays);
+    const delivery = pickup === NO_DAY ? NO_DAY : deliveryDay(pickup, days + addOn, t.spDays[dest], holidays);
     return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: miles,
       baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn,
       shipDate,
-      pickupDate: pickup < 0 ? null : dateOfDay(pickup),
-      estimatedDeliveryDate: delivery < 0 ? null : dateOfDay(delivery),
-      holidaysSkipped: holidays.between(ship, delivery < 0 ? ship : delivery) };
+      pickupDate: pickup === NO_DAY ? null : dateOfDay(pickup),
+      estimatedDeliveryDate: delivery === NO_DAY ? null : dateOfDay(delivery),
+      holidaysSkipped: holidays.between(ship, delivery === NO_DAY ? ship : delivery) };
   }
 
   carrierInfo(carrierId: string, q: ParsedCarrierInfoQuery): CarrierMetadataResult {
@@ -181,21 +181,27 @@ export class Schedules {
 }
 
 /**
+ * No day: what nextServiceDay and deliveryDay return when there is none. Not -1, which is a day
+ * (1969-12-31, "today" in the US at the first instant a clock may name).
+ */
+export const NO_DAY = Number.MIN_SAFE_INTEGER;
+
+/**
  * The first day from `from` on (a day number) whose weekday is in `mask` (Monday = bit 0) and
- * that is not a holiday; -1 when none is within two years (a carrier's own list closed them all).
+ * that is not a holiday; NO_DAY when none is within two years (a carrier's own list closed them all).
  */
 export function nextServiceDay(from: number, mask: number, holidays: Holidays): number {
-  if ((mask & 0x7f) === 0) return -1;
+  if ((mask & 0x7f) === 0) return NO_DAY;
   for (let day = from; day < from + SEARCH_DAYS; day++) {
     if (mask & (1 << weekdayOf(day)) && !holidays.has(day)) return day;
   }
-  return -1;
+  return NO_DAY;
 }
 
 /**
  * The delivery day of freight picked up on day `pickup`: `transitDays` days after it that are
  * neither Saturday, Sunday nor a holiday, then the first day from there in the destination's
- * service days (`mask`) that is no holiday; -1 when there is none.
+ * service days (`mask`) that is no holiday; NO_DAY when there is none.
  */
 export function deliveryDay(pickup: number, transitDays: number, mask: number, holidays: Holidays): number {
   let day = pickup;

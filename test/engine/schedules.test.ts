@@ -216,6 +216,14 @@ describe('estimated delivery dates: transitDays working days after the pickup, t
     });
   });
 
+  it('at the first instant a clock may name it is still Wednesday 1969-12-31 in Los Angeles: a day like any other', () => {
+    // 16:00 PST; the MWF point picks up that day; then 01-01 (New Year), 02, 05, 06, 07, 08, 09: Friday
+    expect(ship('90012', '10001', undefined, '1970-01-01T00:00:00Z')).toMatchObject({
+      shipDate: '1969-12-31', pickupDate: '1969-12-31', estimatedDeliveryDate: '1970-01-09',
+      holidaysSkipped: [{ date: '1970-01-01', name: "New Year's Day" }],
+    });
+  });
+
   it('a bad ship_date is refused naming it; an unserved ZIP has no dates', () => {
     expect(() => ship('10001', '90012', '2026-11-31')).toThrow('ship_date must be a real calendar date (YYYY-MM-DD)');
     expect(() => ship('10001', '90012', '11/25/2026')).toThrow('ship_date must be YYYY-MM-DD');
