@@ -143,12 +143,12 @@ describe('the tarball', () => {
     expect(code.filter((p) => !entries.includes(p) && !/^dist\/bundle\/(build-worker|[a-z-]+-[A-Z0-9]{8})\.js$/.test(p))).toEqual([]);
     expect(bundles.filter((p) => !p.endsWith('.js'))).toEqual(code.map((p) => `${p}.map`));
     // The declarations of every module compiled from engine/, data/ and adapters/, but the dev tools:
-    // the bundlers and the sample generator.
+    // the bundlers and the generators.
     const compiled = (dir: string): string[] =>
       readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => `dist/${dir}/${f.replace(/\.ts$/, '.d.ts')}`);
-    const devTool = /^dist\/(adapters\/build-[a-z]+|data\/(generate-sample|sample-.+|service-areas|us-regions))\.d\.ts$/;
+    const devTool = /^dist\/(adapters\/build-[a-z]+|data\/(generate-[a-z-]+|sample-.+|service-areas|us-regions))\.d\.ts$/;
     const expected = [...compiled('engine'), ...compiled('data'), ...compiled('adapters')].filter((p) => !devTool.test(p));
     expect(declarations).toEqual(expected.sort());
   });
