@@ -86,16 +86,19 @@ const optionalText = blankIsUnset(z.optional(z.string().check(z.trim())));
 /** The longest timer Node sets: a longer one fires at once (after a TimeoutOverflowWarning). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A positive whole number of milliseconds (or connections), with a message naming the variable. */
-const positiveIntegerText = (name: string) =>
+/**
+ * A positive whole number of milliseconds or of connections, with a message naming the variable;
+ * at most the longest timer, which a count has no use to pass either.
+ */
+const positiveIntegerText = (name: string, of: 'milliseconds' | 'connections') =>
   z
     .pipe(z.string().check(z.regex(/^\d+$/, { error: `${name} must be a positive integer` })), z.transform(Number))
     .check(
       z.refine((n: number) => n > 0, { error: `${name} must be a positive integer` }),
-      z.refine((n: number) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS} (about 24.8 days)` }),
+      z.refine((n: number) => n <= MAX_TIMER_MS, { error: `${name} must be at most ${MAX_TIMER_MS}${of === 'milliseconds' ? ' (about 24.8 days)' : ''}` }),
     );
-const positiveInteger = (name: VariableName) => blankIsUnset(z._default(positiveIntegerText(name), Number(defaultOf(name))));
-const optionalPositiveInteger = (name: string) => blankIsUnset(z.optional(positiveIntegerText(name)));
+const timeout = (name: VariableName) => blankIsUnset(z._default(positiveIntegerText(name, 'milliseconds'), Number(defaultOf(name))));
+const connectionLimit = (name: VariableName) => blankIsUnset(z.optional(positiveIntegerText(name, 'connections')));
 
 /**
  * How many server processes: a whole number from 1, or `auto` for one per core the OS gives this
@@ -283,13 +286,13 @@ const envSchema = z.object({
     }),
   ),
   MAP_TILES_ATTRIBUTION: optionalText,
-  HEADERS_TIMEOUT_MS: positiveInteger('HEADERS_TIMEOUT_MS'),
-  REQUEST_TIMEOUT_MS: positiveInteger('REQUEST_TIMEOUT_MS'),
-  KEEP_ALIVE_TIMEOUT_MS: positiveInteger('KEEP_ALIVE_TIMEOUT_MS'),
+  HEADERS_TIMEOUT_MS: timeout('HEADERS_TIMEOUT_MS'),
+  REQUEST_TIMEOUT_MS: timeout('REQUEST_TIMEOUT_MS'),
+  KEEP_ALIVE_TIMEOUT_MS: timeout('KEEP_ALIVE_TIMEOUT_MS'),
   // No default here: a server's default depends on its open-file limit, read at start (below).
-  MAX_CONNECTIONS: optionalPositiveInteger('MAX_CONNECTIONS'),
-  MAX_CONNECTIONS_PER_CLIENT: optionalPositiveInteger('MAX_CONNECTIONS_PER_CLIENT'),
-  SHUTDOWN_TIMEOUT_MS: positiveInteger('SHUTDOWN_TIMEOUT_MS'),
+  MAX_CONNECTIONS: connectionLimit('MAX_CONNECTIONS'),
+  MAX_CONNECTIONS_PER_CLIENT: connectionLimit('MAX_CONNECTIONS_PER_CLIENT'),
+  SHUTDOWN_TIMEOUT_MS: timeout('SHUTDOWN_TIMEOUT_MS'),
 } satisfies Record<VariableName, z.ZodMiniType>).check(
   z.refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
     error: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',

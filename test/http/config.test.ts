@@ -78,6 +78,9 @@ describe('readConfig', () => {
     // Node would fire a longer timer at once: the stop's deadline would be 1 ms.
     [{ SHUTDOWN_TIMEOUT_MS: '3000000000' }, /^SHUTDOWN_TIMEOUT_MS must be at most 2147483647 \(about 24\.8 days\)$/],
     [{ REQUEST_TIMEOUT_MS: '2147483648' }, /^REQUEST_TIMEOUT_MS must be at most 2147483647/],
+    // A count of connections is no time: its limit says no days.
+    [{ MAX_CONNECTIONS: '99999999999' }, /^MAX_CONNECTIONS must be at most 2147483647$/],
+    [{ MAX_CONNECTIONS_PER_CLIENT: '2147483648' }, /^MAX_CONNECTIONS_PER_CLIENT must be at most 2147483647$/],
     [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT must be "json" or "pretty"$/],
     [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false or the number of proxies in front of the server$/],
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, /^CORS_ORIGINS: "https:\/\/app\.example\.com\/path" is not an origin/],
