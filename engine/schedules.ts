@@ -184,7 +184,7 @@ export class Schedules {
  * No day: what nextServiceDay and deliveryDay return when there is none. Not -1, which is a day
  * (1969-12-31, "today" in the US at the first instant a clock may name).
  */
-export const NO_DAY = Number.MIN_SAFE_INTEGER;
+const NO_DAY = Number.MIN_SAFE_INTEGER;
 
 /**
  * The first day from `from` on (a day number) whose weekday is in `mask` (Monday = bit 0) and
