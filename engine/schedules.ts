@@ -61,8 +61,7 @@ export class Schedules {
     const from = row < 0 ? 0 : dayNumber(q.date ?? clock!.date);
     const nextDay = mask === 0 ? NO_DAY : nextServiceDay(from + 1, mask, holidays);
     const next = nextDay === NO_DAY ? null : dateOfDay(nextDay);
-    // An empty column: no point of the dataset states a cutoff.
-    const cutoff = row < 0 ? -1 : (t.spCutoff[row] ?? -1);
+    const cutoff = this.cutoff(row);
     const isToday = row >= 0 && clock !== null && (q.date === undefined || q.date === clock.date);
     return {
       success: true,
@@ -76,7 +75,7 @@ export class Schedules {
       nextDeliveryDate: next,
       cutoffTime: cutoff < 0 ? null : `${String(Math.floor(cutoff / 60)).padStart(2, '0')}:${String(cutoff % 60).padStart(2, '0')}`,
       timeZone,
-      pickupToday: !isToday ? null : nextServiceDay(from, mask, holidays) === from && (cutoff < 0 || clock!.minutes < cutoff),
+      pickupToday: !isToday ? null : nextServiceDay(from, mask, holidays) === from && beforeCutoff(cutoff, clock!.minutes),
       ...this.net.pointAttributes(row),
       holidays: row < 0 ? [] : holidays.between(from + 1, from + 1 + HOLIDAYS_AHEAD_DAYS),
     };
@@ -105,10 +104,14 @@ export class Schedules {
     const miles = roundMiles(distanceMiles(t.locLat[a], t.locLng[a], t.locLat[b], t.locLng[b]));
     const days = baseTransitDays(miles);
     const addOn = t.spAddOn[origin] + t.spAddOn[dest];
-    const shipDate = q.ship_date ?? this.today(q.origin_zip, origin, now);
+    const clock = localClock(now, this.timeZone(q.origin_zip, origin)!);
+    const shipDate = q.ship_date ?? clock.date;
     const holidays = this.holidaysOf(c);
     const ship = dayNumber(shipDate);
-    const pickup = nextServiceDay(ship, t.spDays[origin], holidays);
+    // Ready today at the origin once its cutoff has passed, freight waits for the next pickup day,
+    // as /service-days's pickupToday says.
+    const tooLateToday = shipDate === clock.date && !beforeCutoff(this.cutoff(origin), clock.minutes);
+    const pickup = nextServiceDay(tooLateToday ? ship + 1 : ship, t.spDays[origin], holidays);
     const delivery = pickup === NO_DAY ? NO_DAY : deliveryDay(pickup, days + addOn, t.spDays[dest], holidays);
     return { ...base, served: true, origin: this.end(origin), destination: this.end(dest), distanceMiles: miles,
       baseTransitDays: days, addOnDays: addOn, transitDays: days + addOn,
@@ -152,9 +155,10 @@ export class Schedules {
     return this.zones.names[this.zones.location[t.spTerminal[row]]];
   }
 
-  /** Today's date where a served ZIP is. */
-  private today(zip: string, row: number, now: Date): string {
-    return localClock(now, this.timeZone(zip, row)!).date;
+  /** A served point's cutoff, in minutes after midnight there; -1 for none (or no point). */
+  private cutoff(row: number): number {
+    // An empty column: no point of the dataset states a cutoff.
+    return row < 0 ? -1 : (this.net.t.spCutoff[row] ?? -1);
   }
 
   /**
@@ -178,6 +182,11 @@ export class Schedules {
     const l = t.spTerminal[row];
     return { terminalCode: t.locCode.at(l), name: t.locName.at(l), city: t.locCity.at(l), state: t.locState.at(l), addOnDays: t.spAddOn[row] };
   }
+}
+
+/** Whether a pickup can still be booked at `minutes` after midnight: before the cutoff minute (at it, too late); always without one. */
+function beforeCutoff(cutoff: number, minutes: number): boolean {
+  return cutoff < 0 || minutes < cutoff;
 }
 
 /**

@@ -243,6 +243,19 @@ describe('cutoff times and time zones: can a pickup still be booked today?', () 
     expect(today('10001', '2025-07-08T20:31:00Z').pickupToday).toBe(false);
   });
 
+  it('a shipment ready today makes the pickup today only before the cutoff, as pickupToday says', () => {
+    const transit = (now: string, ship_date?: string) =>
+      engine.transitInfo('acme-freight', { origin_zip: '10001', dest_zip: '90012', ship_date }, { now: new Date(now) });
+    // Tuesday 2025-01-07 in New York (TR, cutoff 16:30): 6 transit days and 1 add-on day to the TR point
+    // 16:29 EST: picked up Tuesday; 01-08, 09, 10, 13, 14, 15, 16: Thursday 01-16
+    expect(transit('2025-01-07T21:29:00Z')).toMatchObject({ shipDate: '2025-01-07', pickupDate: '2025-01-07', estimatedDeliveryDate: '2025-01-16' });
+    // 16:30: Thursday 01-09; 01-10, 13, 14, 15, 16, 17, 20: Monday 01-20, the TR point's next is Tuesday 01-21
+    expect(transit('2025-01-07T21:30:00Z')).toMatchObject({ shipDate: '2025-01-07', pickupDate: '2025-01-09', estimatedDeliveryDate: '2025-01-21' });
+    // Today named as ship_date is today; another day has no cutoff to miss.
+    expect(transit('2025-01-07T21:30:00Z', '2025-01-07').pickupDate).toBe('2025-01-09');
+    expect(transit('2025-01-06T21:30:00Z', '2025-01-07').pickupDate).toBe('2025-01-07');
+  });
+
   it('not a service day there: no pickup today, whatever the time', () => {
     // Wednesday 2025-01-08 08:00 in New York: the point is served TR
     expect(today('10001', '2025-01-08T13:00:00Z').pickupToday).toBe(false);
