@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from '../engine/carriers.js';
 import type { TableSource } from './carrier-mapping.js';
 import type { TableSpec } from './dataset-rows.js';
-import type { Findings } from './findings.js';
+import { plural, type Findings } from './findings.js';
 
 const CARRIERS_FILE = 'carriers.json';
 
@@ -163,7 +163,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const rows: NumberedRow<Row>[] = [];
   for (const { record, line } of records.slice(1)) {
     if (record.length !== header.length) {
-      error(line, `this row has ${count(record.length, 'value')}, the header has ${count(header.length, 'column')}`);
+      error(line, `this row has ${plural(record.length, 'value')}, the header has ${plural(header.length, 'column')}`);
       const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
       rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, cell(record, c)])) as Partial<Row> });
       continue;
@@ -283,6 +283,3 @@ function describeCsvError(err: CsvError): string {
       return err.message;
   }
 }
-
-/** `1 value`, `14 values` */
-const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -3,8 +3,7 @@
 
 import { statSync } from 'node:fs';
 import { Option } from 'commander';
-import type { Finding } from '../../data/findings.js';
-import { plural } from './tables.js';
+import { plural, type Finding } from '../../data/findings.js';
 
 export const DATA_DIR_HELP = 'dataset directory: carriers.json, terminals.csv and (optional) service-points.csv';
 

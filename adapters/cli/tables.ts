@@ -2,6 +2,7 @@
 // found, then a table. `--json` prints the API's body instead, for programs.
 
 import Table from 'cli-table3';
+import { plural } from '../../data/findings.js';
 import type {
   CanReachResult, GeocodeResult, SearchResult, ServiceDaysResult, Suggestion, TransitInfoResult, WhichCarriersResult,
 } from '../../engine/index.js';
@@ -25,7 +26,6 @@ function placeText(resolved: Place, query: Query): string {
   return `${asked} (not a known place)`;
 }
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The places an unresolved city may have meant, as a line; '' when there are none to show. */
 function suggestionsText(suggestions: readonly Suggestion[] | undefined): string {
