@@ -103,7 +103,7 @@ for (const server of ['express', 'node']) {
 }
 heading(`keyed GET /api/locations (8 connections, ${SECONDS} s), alone and beside a keyless health flood (32 connections)`);
 console.log(table(['server', 'alone p50 ms', 'alone p99 ms', 'flood p50 ms', 'flood p99 ms', 'health calls', 'errors / non-2xx'], latency));
-heading(`${int(UPLOADS)} keyless half-sent uploads, ${int(AT_ONCE)} at a time: server RSS (MB)`);
+heading(`${int(UPLOADS)} keyless half-sent uploads, ${int(AT_ONCE)} at a time: server RSS (MiB)`);
 console.log(table(['server', 'before', 'peak (every 10 ms)', 'after', 'answers'], memory));
-heading(`${PIPELINERS} keyless connections each pipelining ${int(PIPELINED)} GETs of the gzipped docs script, reading nothing, ${HOLD_MS / 1000} s: server RSS (MB)`);
+heading(`${PIPELINERS} keyless connections each pipelining ${int(PIPELINED)} GETs of the gzipped docs script, reading nothing, ${HOLD_MS / 1000} s: server RSS (MiB)`);
 console.log(table(['server', 'before', 'wave 1: peak / 2 s after', 'wave 2: peak / 2 s after'], pipelining));

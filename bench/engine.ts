@@ -237,6 +237,8 @@ interface FanOut {
   ours: Timing;
   naive: Timing;
   floor: Timing;
+  /** Ours with its hits sorted nearest first, as the Matcher runs it and as (a) returns them. */
+  oursSorted: Timing;
   mismatches: number;
   meanHits: number;
 }
@@ -312,7 +314,7 @@ function fanOut(radius: number, budgetMs: number): FanOut {
   );
   console.log(`  same locations from all three: ${QUERIES - mismatches} of ${QUERIES} queries agree; mismatches: ${mismatches}`);
   for (const e of examples) console.log(e);
-  return { all: timings, ours: timings[0], naive: timings[1], floor: timings[2], mismatches, meanHits: totalHits / QUERIES };
+  return { all: timings, ours: timings[0], naive: timings[1], floor: timings[2], oursSorted: timings[3], mismatches, meanHits: totalHits / QUERIES };
 }
 
 if (wanted(2)) {
@@ -322,19 +324,20 @@ if (wanted(2)) {
   console.log(`  ${result.meanHits.toFixed(2)} locations per fan-out on average`);
   console.log(table(TIMING_HEADER, timingRows(result.all, result.ours)));
   console.log(BATCH_NOTE);
-  const speedup = result.naive.batchMedianUs / result.ours.batchMedianUs;
+  // geokdbush.around returns its hits nearest first: (a) is set against ours sorted the same way.
+  const speedup = result.naive.batchMedianUs / result.oursSorted.batchMedianUs;
   const overFloor = result.ours.batchMedianUs / result.floor.batchMedianUs;
-  console.log(`  target: ours at least 4x faster than (a):  (a)/ours = ${ratio(speedup)}  -> ${verdict(speedup >= 4)}`);
+  console.log(`  target: ours, sorted, at least 4x faster than (a):  (a)/(ours + sort) = ${ratio(speedup)}  -> ${verdict(speedup >= 4)}`);
   console.log(`  target: ours within 3x of the floor (b):   ours/(b) = ${ratio(overFloor)}  -> ${verdict(overFloor <= 3)}`);
   summary.push([
     `Radius fan-out, ${RADIUS} mi, ${unified.length} carriers (${int(t.unifiedLoc.length)} locs), median of batch means`,
-    `${us(result.ours.batchMedianUs)} us (p99 of batch means ${us(result.ours.batchP99Us)})`,
+    `${us(result.oursSorted.batchMedianUs)} us sorted nearest first (p99 of batch means ${us(result.oursSorted.batchP99Us)}); unsorted ${us(result.ours.batchMedianUs)} us`,
     `(a) geokdbush per carrier ${us(result.naive.batchMedianUs)} us`,
     `${ratio(speedup)} faster`,
     `>= 4x: ${verdict(speedup >= 4)}`,
   ]);
   summary.push([
-    'the same, against the floor (b), over the same points',
+    'the same, unsorted, against the floor (b), which is unsorted too, over the same points',
     '',
     `(b) one kdbush.range + haversine ${us(result.floor.batchMedianUs)} us`,
     `ours/(b) ${ratio(overFloor)}`,
@@ -477,31 +480,33 @@ console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, firstQueryMs: t
   const rss = med(runs, 'rssMB');
   const baseRss = med(baselines, 'rssMB');
   console.log(table(
-    ['process', 'import ms', 'createEngine ms', 'first search ms', 'ready (from start) ms', 'process wall ms', 'RSS MB', 'heapUsed MB', 'arrayBuffers MB'],
+    ['process', 'import ms', 'createEngine ms', 'first search ms', 'ready (from start) ms', 'process wall ms', 'RSS MiB', 'heapUsed MiB', 'arrayBuffers MiB'],
     [
       ['engine (dist/engine/index.js)', ms(med(runs, 'importMs')), ms(load), ms(first), ms(med(runs, 'uptimeMs')), ms(med(runs, 'wallMs')), rss.toFixed(1), med(runs, 'heapUsedMB').toFixed(1), med(runs, 'arrayBuffersMB').toFixed(1)],
       ['node baseline (imports nothing)', '', '', '', ms(med(baselines, 'uptimeMs')), ms(med(baselines, 'wallMs')), baseRss.toFixed(1), med(baselines, 'heapUsedMB').toFixed(1), ''],
     ],
   ));
-  console.log(`  runs (createEngine ms): ${runs.map((r) => ms(r.loadMs)).join(', ')}; RSS MB: ${runs.map((r) => r.rssMB.toFixed(1)).join(', ')}`);
-  console.log(`  target: snapshot load <= 100 ms:  createEngine ${ms(load)} ms = ${ratio(load / 100)} of target -> ${verdict(load <= 100)}` +
-    `  (with the first search: ${ms(load + first)} ms -> ${verdict(load + first <= 100)})`);
-  console.log(`  target: RSS after load <= 150 MB: ${rss.toFixed(1)} MB = ${ratio(rss / 150)} of target -> ${verdict(rss <= 150)}` +
-    `  (node alone: ${baseRss.toFixed(1)} MB; the engine adds ${(rss - baseRss).toFixed(1)} MB)`);
+  console.log(`  runs (createEngine ms): ${runs.map((r) => ms(r.loadMs)).join(', ')}; RSS MiB: ${runs.map((r) => r.rssMB.toFixed(1)).join(', ')}`);
+  // createEngine() reads the header and manifest alone; the tables a search needs are read and
+  // checked by the first search, so the load is judged with it.
+  console.log(`  target: snapshot load <= 100 ms:  createEngine + first search ${ms(load + first)} ms = ${ratio((load + first) / 100)} of target -> ` +
+    `${verdict(load + first <= 100)}  (createEngine alone: ${ms(load)} ms)`);
+  console.log(`  target: RSS after load <= 150 MiB: ${rss.toFixed(1)} MiB = ${ratio(rss / 150)} of target -> ${verdict(rss <= 150)}` +
+    `  (node alone: ${baseRss.toFixed(1)} MiB; the engine adds ${(rss - baseRss).toFixed(1)} MiB)`);
   summary.push([
-    'Cold start: `createEngine()` (snapshot load)',
+    'Cold start: `createEngine()` and a first search (dist/engine/index.js, medians of 5 processes)',
     // The module's import comes before it and is no baseline: it is part of the engine's own start.
-    `${ms(load)} ms; + first search ${ms(first)} ms (after the import, ${ms(med(runs, 'importMs'))} ms)`,
+    `${ms(load + first)} ms: createEngine ${ms(load)} ms + first search ${ms(first)} ms (after the import, ${ms(med(runs, 'importMs'))} ms)`,
     '',
-    `${ratio(load / 100)} of target`,
-    `<= 100 ms: ${verdict(load <= 100)}`,
+    `${ratio((load + first) / 100)} of target`,
+    `<= 100 ms: ${verdict(load + first <= 100)}`,
   ]);
   summary.push([
-    'RSS after load + first search',
-    `${rss.toFixed(1)} MB`,
-    `node alone ${baseRss.toFixed(1)} MB`,
+    'RSS after createEngine() and a first search (the same processes)',
+    `${rss.toFixed(1)} MiB`,
+    `node alone ${baseRss.toFixed(1)} MiB`,
     `${ratio(rss / 150)} of target`,
-    `<= 150 MB: ${verdict(rss <= 150)}`,
+    `<= 150 MiB: ${verdict(rss <= 150)}`,
   ]);
 }
 
@@ -531,7 +536,7 @@ if (wanted(5)) {
   console.log('  uniform: uniform in the lon/lat box; clustered: Gaussian (sigma 5 mi) around random ZIP points.');
   console.log(`  queries: ${int(results[0].queries)} random contiguous-US ZIP points of their own (seed ${results[0].querySeed}), not the ${int(QUERIES)} of the sections above`);
   console.log(table(
-    ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MB', 'LocationIndex MB', 'RSS delta MB', 'peak RSS delta MB', 'hits/query 25 mi', 'hits/query 5 mi', 'mismatches'],
+    ['points', 'kdbush build ms', 'LocationIndex() ms', 'kdbush MiB', 'LocationIndex MiB', 'RSS delta MiB', 'peak RSS delta MiB', 'hits/query 25 mi', 'hits/query 5 mi', 'mismatches'],
     results.map((r) => [
       `${int(r.points)} ${r.distribution}`, ms(r.buildMs), ms(r.indexCtorMs), mb(r.kdbushBytes), mb(r.locationIndexBytes), mb(r.rssDeltaBytes), mb(r.rssPeakDeltaBytes),
       int(r.hitsPerQuery['within 25 mi']), r.hitsPerQuery['within 5 mi'].toFixed(1),
@@ -539,7 +544,7 @@ if (wanted(5)) {
     ]),
   ));
   console.log(`  (hits/query: the mean number of points within the radius, over all ${int(results[0].queries)} queries; at 25 mi, also the unified search's results per query;`);
-  console.log('   LocationIndex MB = its kdbush copy + slot location ids + slot cos(lat);');
+  console.log('   LocationIndex MiB = its kdbush copy + slot location ids + slot cos(lat);');
   console.log('   RSS delta = RSS with only the LocationIndex alive (input points subtracted) - RSS before generating the points)');
   const rows: string[][] = [];
   for (const r of results) {
@@ -563,11 +568,11 @@ if (wanted(5)) {
       `mismatches ${r.mismatches['unified search vs the floor']}`,
     ]);
     summary.push([
-      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: within 25 / 5 mi, nearest k=5`,
+      `Scale ${r.points >= 1e7 ? '10M' : '1M'} ${r.distribution}: within 25 / 5 mi, nearest k=5 (medians of batch means)`,
       `${us(tm['within 25 mi'][0].batchMedianUs)} / ${us(tm['within 5 mi'][0].batchMedianUs)} / ${us(tm['nearest k=5'][0].batchMedianUs)} us`,
       `range+haversine ${us(tm['within 25 mi'][1].batchMedianUs)} / ${us(tm['within 5 mi'][1].batchMedianUs)} us; geokdbush k=5 ${us(tm['nearest k=5'][1].batchMedianUs)} us`,
       `build ${ms(r.buildMs)} ms`,
-      `index ${mb(r.locationIndexBytes)} MB, RSS +${mb(r.rssDeltaBytes)} MB`,
+      `index ${mb(r.locationIndexBytes)} MiB, RSS +${mb(r.rssDeltaBytes)} MiB`,
     ]);
   }
 }
@@ -575,6 +580,6 @@ if (wanted(5)) {
 // ---------------------------------------------------------------------------------------------
 
 heading('Summary (paste into docs/performance.md)');
-console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs: the query path's and the scale runs' means, elsewhere medians over batches of each batch's mean per call.\n`);
+console.log(`Measured with \`npm run bench\` on ${cpus()[0]?.model.trim() ?? 'cpu'} x${cpus().length}, node ${process.version}, sample data; µs: the query path's and the scale runs' whole searches are means, the rest medians over batches of each batch's mean per call.\n`);
 console.log(markdownTable(['Measure', 'Engine', 'Baseline', 'Ratio', 'Target'], summary, ['l', 'l', 'l', 'l', 'l']));
 console.log(`\nbench runtime ${((performance.now() - started) / 1e3).toFixed(1)} s; load average at the end ${loadAvg()}${sinkValue() === 0.5 ? ' ' : ''}`);

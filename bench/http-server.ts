@@ -3,7 +3,9 @@
 //
 //   express          the API through createExpressApp, in the server `npm start` runs it in
 //                    (createHttpServer: timeouts, connection cap, Host check)
-//   express-static   Express answering every request with the same precomputed body, in that server
+//   express-static   Express answering every request with the same precomputed body, in that server,
+//                    written as the API writes its answers (as node-written below): the ceiling
+//                    then differs from the API by the core's work alone
 //   node             the API through the plain node:http adapter
 //   node-static      bare node:http answering with the same precomputed body
 //   node-written     node:http writing that body as the API writes its answers: the headers of a
@@ -35,6 +37,13 @@ function staticBody(): string {
   return readFileSync(bodyFile, 'utf8');
 }
 
+/** The headers of the core's real answer to the query the body answers. */
+async function answerHeaders(body: string): Promise<Record<string, string>> {
+  const query = { zip: JSON.parse(body).query.zip };
+  const { headers } = await api().serve({ method: 'GET', path: '/api/locations', query, headers: { 'x-api-key': BENCH_KEY } }, async () => undefined);
+  return headers;
+}
+
 async function server(): Promise<Server> {
   switch (kind) {
     case 'express':
@@ -43,12 +52,11 @@ async function server(): Promise<Server> {
       return createNodeServer(api());
     case 'express-static': {
       const body = staticBody();
+      const headers = await answerHeaders(body);
       const app = express();
       app.disable('x-powered-by');
       app.set('etag', false);
-      app.get('/api/locations', (_req, res) => {
-        res.type('application/json').send(body);
-      });
+      app.get('/api/locations', (_req, res) => writeResponse(res, { status: 200, headers: { ...headers }, body }));
       return createHttpServer(app);
     }
     case 'node-static': {
@@ -59,8 +67,7 @@ async function server(): Promise<Server> {
     }
     case 'node-written': {
       const body = staticBody();
-      const query = { zip: JSON.parse(body).query.zip };
-      const { headers } = await api().serve({ method: 'GET', path: '/api/locations', query, headers: { 'x-api-key': BENCH_KEY } }, async () => undefined);
+      const headers = await answerHeaders(body);
       return createServer((_req, res) => writeResponse(res, { status: 200, headers: { ...headers }, body }));
     }
     default:

@@ -2,7 +2,7 @@
 // bounded runs. Figures only: targets are printed with the measured ratio, never asserted.
 //
 //   1. the core's per-request work, step by step, timed in-process (bench/http-steps.ts)
-//   2. Express: the API vs an Express app returning a precomputed body of the same size
+//   2. Express: the API vs an Express app returning a precomputed body of the same size, written as the API writes
 //   3. node:http: the API's plain adapter vs a bare node:http server doing the same, and vs one
 //      writing that body the way the API writes its answers
 //   4. where the node:http API's server CPU per request goes
@@ -203,7 +203,7 @@ try {
   );
   console.log('figures per server: req/s, latency and busy of the round with the median req/s; CPU per request, the median of the rounds');
   const runs = [
-    ...(await measureGroup(generator, [['express', 'Express: the API'], ['express-static', 'Express: precomputed body']])),
+    ...(await measureGroup(generator, [['express', 'Express: the API'], ['express-static', 'Express: precomputed body, written as the API writes']])),
     ...(await measureGroup(generator, [
       ['node', 'node:http: the API'],
       ['node-static', 'node:http: precomputed body'],

@@ -6,7 +6,7 @@ import { onInterrupt } from './interrupt.js';
 
 export interface Served {
   url: string;
-  /** Resident set size of the server process, in MB (Linux: /proc). */
+  /** Resident set size of the server process, in MiB (Linux: /proc). */
   rssMb(): number;
   stop(): Promise<void>;
 }

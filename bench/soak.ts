@@ -1,7 +1,7 @@
 // npm run soak: each server (Express, node:http) under full load for SOAK_SECONDS (default 60)
 // with a pro key, GET /api/locations?zip=<seeded random ZIP> from 32 connections. Prints the
-// server's RSS every 10 s and the errors and non-2xx answers: memory should stay flat and both
-// counts at zero. Figures only, nothing asserted.
+// server's RSS idle, a dozen times under load and once the load has ended, and the errors and
+// non-2xx answers: memory should stay flat and both counts at zero. Figures only, nothing asserted.
 
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -12,7 +12,8 @@ import { serve } from './served.js';
 import { randomZipPoints, SEED } from './workload.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
-const SAMPLE_S = 10;
+/** Seconds between samples of the server's RSS under load: a dozen samples, however long the run. */
+const SAMPLE_S = Math.max(1, SECONDS / 12);
 const CONNECTIONS = 32;
 // A pro key whose quota outlasts the run: the soak measures the server, not the 429 path.
 const KEY = 'soak-key';
@@ -37,18 +38,18 @@ for (const server of ['express', 'node']) {
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/locations?zip=${zips[i++ % zips.length]}` }) }],
     });
     clearInterval(sampler);
-    samples.push(served.rssMb());
-    heading(`${server}: RSS (MB) at start, every ${SAMPLE_S} s, at the end`);
-    console.log(`  ${samples.map((s) => s.toFixed(0)).join(' -> ')}`);
-    // The first sample is the idle server; from the first loaded one on, memory should be flat.
+    const after = served.rssMb();
+    heading(`${server}: RSS (MiB) idle, every ${SAMPLE_S.toFixed(1)} s under load, then after it`);
+    console.log(`  ${samples.map((s) => s.toFixed(0)).join(' -> ')}; after: ${after.toFixed(0)}`);
+    // The first sample is the idle server; under load, memory should be flat.
     const loaded = samples.slice(1);
     rows.push([
       server, int(result.requests.total), int(result.requests.average), wholeMs(result.latency.p50), wholeMs(result.latency.p99),
-      int(result.errors), int(result.non2xx), samples[0].toFixed(0), `${Math.min(...loaded).toFixed(0)}-${Math.max(...loaded).toFixed(0)}`,
+      int(result.errors), int(result.non2xx), samples[0].toFixed(0), `${Math.min(...loaded).toFixed(0)}-${Math.max(...loaded).toFixed(0)} (${loaded.length} samples)`, after.toFixed(0),
     ]);
   } finally {
     await served.stop();
   }
 }
 heading('summary');
-console.log(table(['server', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'RSS idle MB', 'RSS under load MB'], rows));
+console.log(table(['server', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'RSS idle MiB', 'RSS under load MiB', 'RSS after MiB'], rows));
