@@ -11,6 +11,7 @@ import type { Findings } from './findings.js';
 import type { Gazetteer } from '../engine/gazetteer.js';
 import { distanceMiles } from '../engine/geo.js';
 import { placeKey } from '../engine/names.js';
+import { states } from 'states-us';
 import { isUsStateOrTerritory } from '../engine/us-states.js';
 
 /** A location this far from its ZIP's point is probably in the wrong ZIP or has swapped or mistyped coordinates. */
@@ -63,7 +64,7 @@ function checkUsAddress(
   for (const [column, value] of [['city', city], ['state', state], ['zipCode', zipCode]] as const) {
     if (value === '') warning(line, `${column} is empty: look-ups by ${column === 'zipCode' ? 'ZIP' : column} never list this US location, only searches by distance`);
   }
-  if (state && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
+  if (state && !isUsState(state, gazetteer)) warning(line, notAState(state));
   if (!zipCode) return;
   const code = usZipCode(zipCode);
   if (code < 0) {
@@ -148,7 +149,7 @@ export function checkServicePoints(
     if (terminals !== null && carrier !== undefined && !isUnknown(carrier, carrierIds) && terminalCode !== undefined && !terminal) {
       error(line, `terminalCode "${terminalCode}" is not a terminal of ${carrier} in ${TERMINALS.file}`);
     }
-    if (state !== undefined && !isUsState(state, gazetteer)) warning(line, `state "${state}" is not a US state or territory`);
+    if (state !== undefined && !isUsState(state, gazetteer)) warning(line, notAState(state));
     if (zip !== undefined) checkServedZip(line, row, zip, terminal, gazetteer, warning);
     if (row.interlineScac && row.direct === true) {
       warning(line, `interlineScac "${row.interlineScac}" names an interline partner, but direct is true: a partner serves only points with direct false, and this one is not answered`);
@@ -187,6 +188,14 @@ function checkServedZip(
 
 const notInGazetteer = (zip: string) => `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`;
 const stateDisagrees = (state: string, zip: string, zipState: string) => `state ${state} disagrees with ZIP ${zip}, which is in ${zipState}`;
+
+/** A state written by its name is found by no look-up by state: the message gives its code. */
+function notAState(state: string): string {
+  const named = states.find((s) => s.name.toLowerCase() === state.toLowerCase());
+  return named
+    ? `state "${state}" is a name: write its code, ${named.abbreviation}, or look-ups by state never list this location`
+    : `state "${state}" is not a US state or territory`;
+}
 
 /** A USPS state or territory code, or one the ZIP file itself uses (MH: the Marshall Islands' ZIPs). */
 const isUsState = (code: string, gazetteer: Gazetteer) => isUsStateOrTerritory(code) || gazetteer.hasState(code);

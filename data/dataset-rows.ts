@@ -31,6 +31,11 @@ function text(column: string) {
     .refine((s) => !s.includes('\u0000'), { error: () => `${column} contains a NUL character` });
 }
 
+/** A 2-letter state code upper-case; any other text (a division's name outside the US) as written. */
+function stateCodeCase(state: string): string {
+  return /^[a-z]{2}$/i.test(state) ? state.toUpperCase() : state;
+}
+
 function requiredText(column: string) {
   return text(column).refine((s) => s !== '', { error: () => `${column} is required`, abort: true });
 }
@@ -82,7 +87,8 @@ export const TERMINALS: TableSpec<TerminalRow> = {
     line1: text('line1'),
     line2: text('line2'),
     city: text('city'),
-    state: text('state'),
+    // A code in any case, as a query takes one, stored as look-ups match it: upper-case.
+    state: text('state').transform(stateCodeCase),
     zipCode: text('zipCode'),
     country: z.string().regex(/^[A-Z]{2}$/, {
       error: (issue) => (issue.input === '' ? 'country is required' : `country "${String(issue.input)}" is not a 2-letter country code such as US or CA`),
@@ -123,16 +129,21 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
     carrier: requiredText('carrier'),
     zip: z.string().regex(/^\d{5}$/, { error: (issue) => notAZip('zip', String(issue.input), false) }),
     city: text('city'),
-    state: z.string().regex(/^[A-Z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }),
+    state: z.string().regex(/^[A-Za-z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }).transform(stateCodeCase),
     terminalCode: requiredText('terminalCode'),
     // In any case: spreadsheets write TRUE and FALSE.
     direct: z
       .string()
       .regex(/^(true|false)$/i, { error: (issue) => `direct "${String(issue.input)}" must be true or false` })
       .transform((v) => v.toLowerCase() === 'true'),
-    serviceDays: z.string().regex(/^M?T?W?R?F?S?U?$/, {
-      error: (issue) => `serviceDays "${String(issue.input)}" must be letters of MTWRFSU in that order, such as MTWRF or TR`,
-    }),
+    // In any case, as a mapping's letters are read; a point with no day served has no pickup.
+    serviceDays: z
+      .string()
+      .min(1, { error: () => 'serviceDays is empty: give the days the point is served, letters of MTWRFSU such as MTWRF', abort: true })
+      .regex(/^M?T?W?R?F?S?U?$/i, {
+        error: (issue) => `serviceDays "${String(issue.input)}" must be letters of MTWRFSU in that order, such as MTWRF or TR`,
+      })
+      .transform((days) => days.toUpperCase()),
     addOnDays: z
       .string()
       .regex(/^\d{1,2}$/, { error: (issue) => `addOnDays "${String(issue.input)}" is not a whole number from 0 to 99` })

@@ -153,6 +153,7 @@ describe('errors: malformed or missing values', () => {
     ['direct not a boolean', 'acme-freight,12201,Albany,NY,ALB,no,MWF,2', 'direct "no" must be true or false'],
     ['service days out of order', 'acme-freight,12201,Albany,NY,ALB,false,FWM,2', 'serviceDays "FWM" must be letters of MTWRFSU in that order, such as MTWRF or TR'],
     ['negative add-on days', 'acme-freight,12201,Albany,NY,ALB,false,MWF,-1', 'addOnDays "-1" is not a whole number from 0 to 99'],
+    ['no service days', 'acme-freight,12201,Albany,NY,ALB,false,,2', 'serviceDays is empty: give the days the point is served, letters of MTWRFSU such as MTWRF'],
   ];
   for (const [name, row, message] of pointCases) {
     it(`service-points.csv: ${name}`, () => {
@@ -433,6 +434,26 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     // territories are states here; a foreign office's region is no US state code
     const pr = 'acme-freight,SJU,Acme San Juan,7 Calle Luna,,San Juan,PR,00901,US,555-0106,,,18.47,-66.11,';
     expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
+  });
+
+  it('a state code in lower case: read as the code, as a query reads it, in both files', () => {
+    const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,ny,12201,US,555-0101,,alb@acme.example,42.65,-73.75,');
+    const points = withLine(POINTS, 4, 'acme-freight,12201,Albany,ny,ALB,false,mwf,2');
+    expect(findingsOf({ terminals, points })).toEqual([]);
+    const engine = createEngine({ dataDir: dataset({ terminals, points }), zipFile });
+    const albany = engine.search({ state: 'NY' }).results.find((r) => r.terminalCode === 'ALB');
+    expect(albany).toMatchObject({ state: 'NY', match: 'exact' });
+    expect(engine.canReach({ carrier: 'acme-freight', state: 'NY' }).canReach).toBe(true);
+    // The days in any case, as a mapping's letters: Albany is served Monday, Wednesday and Friday.
+    expect(engine.serviceDays('acme-freight', { zip: '12201' })).toMatchObject({ served: true, serviceDays: { monday: true, tuesday: false, wednesday: true, friday: true } });
+  });
+
+  it('a state written by its name: the warning gives its code', () => {
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,New York,14202,US,555-0103,,,42.9,-78.9,';
+    expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
+      warning('terminals.csv', 5, 'state "New York" is a name: write its code, NY, or look-ups by state never list this location'),
+      warning('terminals.csv', 5, 'state New York disagrees with ZIP 14202, which is in NY'),
+    ]);
   });
 
   it('a US location with an empty city, state or ZIP: look-ups by them never list it', () => {
