@@ -128,6 +128,23 @@ export function checkRegions(rows: readonly NumberedRow<TerminalRow>[], carriers
   }
 }
 
+/**
+ * A carrier whose schedules carriers.json promises answers them from its points-served rows: with
+ * none, every schedule and transit look-up of it says "not served".
+ */
+export function checkScheduledCarriers(
+  carriers: { carriers: readonly CarrierInfo[]; lines: ReadonlyMap<string, number> },
+  points: readonly NumberedRow<ServicePointRow>[],
+  findings: Findings,
+): void {
+  const served = new Set(points.map(({ row }) => row.carrier));
+  for (const { id, schedules } of carriers.carriers) {
+    if (schedules && !served.has(id)) {
+      findings.warning('carriers.json', carriers.lines.get(id) ?? 0, `${id} has "schedules": true, but no points-served rows: its schedule and transit look-ups say "not served" everywhere`);
+    }
+  }
+}
+
 /** Checks every points-served row whose values allow it. */
 export function checkServicePoints(
   rows: readonly NumberedRow<ServicePointRow>[],

@@ -2,7 +2,7 @@
 // line: carriers.json with momoa (a JSON parser that keeps every node's position), the CSV tables
 // with csv-parse, each row validated with its table's zod schemas.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
 import { parse, type CsvError, type Options as CsvOptions } from 'csv-parse/sync';
@@ -26,15 +26,29 @@ interface CarriersRead {
    * then no id is known to be unknown.
    */
   ids: Set<string> | null;
+  /** The line of each valid carrier's entry, by id. */
+  lines: Map<string, number>;
+}
+
+/** `the file is missing`, naming a file of the folder named almost so (`Terminals.CSV`, `service_points.csv`). */
+function missingFile(dir: string, file: string): string {
+  const near = nearName(dir, file);
+  return near ? `the file is missing (${near} is in the folder: named so, it is not read)` : 'the file is missing';
+}
+
+/** A file of `dir` whose name is `file`'s but for case, `-`, `_`, spaces and dots. */
+function nearName(dir: string, file: string): string | undefined {
+  const key = (name: string) => name.toLowerCase().replace(/[-_ .]/g, '');
+  return readdirSync(dir).find((name) => name !== file && key(name) === key(file));
 }
 
 /** Reads carriers.json; each problem is reported on the line of its entry, or of the field it names. */
 export function readCarriers(dir: string, findings: Findings): CarriersRead {
   const path = join(dir, CARRIERS_FILE);
   const error = (line: number, message: string) => findings.error(CARRIERS_FILE, line, message);
-  const unread: CarriersRead = { carriers: [], ids: null };
+  const unread: CarriersRead = { carriers: [], ids: null, lines: new Map() };
   if (!existsSync(path)) {
-    error(0, 'the file is missing');
+    error(0, missingFile(dir, CARRIERS_FILE));
     return unread;
   }
   const text = readText(path, error);
@@ -51,7 +65,7 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
     error(root.loc.start.line, 'must be a list of carriers: [ { "id": ... }, ... ]');
     return unread;
   }
-  const read = { carriers: [] as CarrierInfo[], ids: new Set<string>() };
+  const read = { carriers: [] as CarrierInfo[], ids: new Set<string>(), lines: new Map<string, number>() };
   const firstLine = new Map<string, number>();
   for (const { value: node } of root.elements) {
     const line = node.loc.start.line;
@@ -63,8 +77,10 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
       read.ids.add(id);
     }
     const parsed = carrierSchema.safeParse(value);
-    if (parsed.success) read.carriers.push(parsed.data);
-    else for (const issue of parsed.error.issues) error(lineOfField(node, issue.path) ?? line, issue.message);
+    if (parsed.success) {
+      read.carriers.push(parsed.data);
+      read.lines.set(parsed.data.id, line);
+    } else for (const issue of parsed.error.issues) error(lineOfField(node, issue.path) ?? line, issue.message);
   }
   if (read.ids.size > MAX_CARRIERS) error(1, `a dataset holds at most ${MAX_CARRIERS} carriers, this one has ${read.ids.size}`);
   return read;
@@ -122,7 +138,12 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const error = (line: number, message: string) => findings.error(file, line, message);
   const path = source?.path ?? join(dir, spec.file);
   if (!existsSync(path)) {
-    if (spec.fileRequired || source) error(0, 'the file is missing');
+    if (spec.fileRequired || source) error(0, source ? 'the file is missing' : missingFile(dir, spec.file));
+    else {
+      // An optional file is no finding when absent, but one named almost so was surely meant.
+      const near = nearName(dir, spec.file);
+      if (near) findings.warning(file, 0, `is not in the folder, but ${near} is: named so, it is not read`);
+    }
     return { rows: [], keyed: false };
   }
   const read = readText(path, error);

@@ -4,7 +4,7 @@
 
 import { statSync } from 'node:fs';
 import type { CarrierInfo } from '../engine/carriers.js';
-import { checkDropPointIds, checkRegions, checkServicePoints, checkTerminals } from './dataset-checks.js';
+import { checkDropPointIds, checkRegions, checkScheduledCarriers, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readMapping } from './carrier-mapping.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
@@ -82,6 +82,8 @@ function checkAgainst(dir: string, gazetteer: Gazetteer, mapping?: string): Omit
     return table.rows;
   });
   if (findings.hasErrors) return { findings: findings.sorted(), dataset: null };
+  // Only once the points are all read: a file or mapping in error leaves a carrier without rows.
+  checkScheduledCarriers(carriers, [servicePoints.rows, ...mapped].flat(), findings);
   return {
     findings: findings.sorted(),
     dataset: {

@@ -2,7 +2,7 @@
 // mistake put in, and the exact file, line, level and message expected for it. The ZIP gazetteer is
 // a hand-written GeoNames file, so every distance below is checked by hand.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -308,7 +308,30 @@ describe('errors: columns and files', () => {
   it('a missing terminals.csv or carriers.json is an error; a missing service-points.csv is not', () => {
     expect(findingsOf({ terminals: null })).toEqual([error('terminals.csv', 0, 'the file is missing')]);
     expect(findingsOf({ carriers: null })).toEqual([error('carriers.json', 0, 'the file is missing')]);
-    expect(findingsOf({ points: null })).toEqual([]);
+    // Not an error: a dataset of offices alone has no points served. But acme-freight's schedules come from them.
+    expect(findingsOf({ points: null })).toEqual([
+      warning('carriers.json', 2, 'acme-freight has "schedules": true, but no points-served rows: its schedule and transit look-ups say "not served" everywhere'),
+    ]);
+    const offices = CARRIERS_JSON.replace('"schedules": true', '"schedules": false');
+    expect(findingsOf({ carriers: offices, points: null })).toEqual([]);
+  });
+
+  it('a file named almost as the dataset names it is said to be unread', () => {
+    const misnamed = (from: string, to: string) => {
+      const dir = dataset();
+      renameSync(join(dir, from), join(dir, to));
+      return checkDataset(dir, { zipFile }).findings;
+    };
+    expect(misnamed('service-points.csv', 'service_points.csv')).toEqual([
+      warning('carriers.json', 2, 'acme-freight has "schedules": true, but no points-served rows: its schedule and transit look-ups say "not served" everywhere'),
+      warning('service-points.csv', 0, 'is not in the folder, but service_points.csv is: named so, it is not read'),
+    ]);
+    expect(misnamed('terminals.csv', 'Terminals.CSV')).toContainEqual(
+      error('terminals.csv', 0, 'the file is missing (Terminals.CSV is in the folder: named so, it is not read)'),
+    );
+    expect(misnamed('carriers.json', 'Carriers.json')).toEqual([
+      error('carriers.json', 0, 'the file is missing (Carriers.json is in the folder: named so, it is not read)'),
+    ]);
   });
 
   it('a terminals.csv without its terminalCode column is one error, not one per served point', () => {
