@@ -59,6 +59,9 @@ export interface Service {
   reloads: ReloadStatus;
 }
 
+/** The warnings of a dataset a log line holds: the first few say what is wrong; `validate` lists every one. */
+const WARNINGS_LOGGED = 5;
+
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   const { keys, devKey } = loadKeys(config, options.runtime);
   // A cluster worker's log reaches standard output through the primary (log-relay.ts).
@@ -70,7 +73,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // A server reads and checks the whole snapshot before it answers (or swaps in a reload): a damaged
   // file fails the start, not a query. A Lambda instance reads each table when a query first needs it:
   // its cold start is part of its first answer's latency.
-  const load = () => loadEngine(config, options.compile, options.defaultSnapshot ?? options.sampleSnapshot, options.runtime === 'lambda' ? 'lazy' : 'eager');
+  const load = () =>
+    loadEngine(config, options.compile, {
+      defaultSnapshot: options.defaultSnapshot ?? options.sampleSnapshot,
+      load: options.runtime === 'lambda' ? 'lazy' : 'eager',
+      // A DATA_DIR that compiles with warnings serves, as `build` writes it; its operator is told, once per load.
+      onWarnings: (warnings) =>
+        logger.warn({ warnings: warnings.length, first: warnings.slice(0, WARNINGS_LOGGED) }, 'the dataset has warnings: `carrier-locations validate` lists them'),
+    });
   // Said first: compiling a large dataset takes a while, and an operator sees what the start is doing.
   logger.info({ data: source || sampleServed(options.runtime) }, 'loading data');
   const engine = load();

@@ -52,10 +52,14 @@ export function checkDataset(dir: string, options: DatasetCheckOptions = {}): Da
   return { ...checkAgainst(path, gazetteerOf(gazetteer), mapping), gazetteer };
 }
 
-/** The dataset, or a DatasetError listing every finding (warnings too) when any is an error. */
-export function readDataset(dir: string, gazetteer: Gazetteer, mapping?: string): Dataset {
+/**
+ * The dataset, or a DatasetError listing every finding (warnings too) when any is an error. A
+ * dataset read with warnings alone is returned, and its warnings given to `onWarnings`.
+ */
+export function readDataset(dir: string, gazetteer: Gazetteer, mapping?: string, onWarnings?: (warnings: Finding[]) => void): Dataset {
   const { findings, dataset } = checkAgainst(dir, gazetteer, mapping);
   if (!dataset) throw new DatasetError(findings.map(formatFinding), findings);
+  if (findings.length > 0) onWarnings?.(findings);
   return dataset;
 }
 

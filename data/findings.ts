@@ -18,6 +18,20 @@ export function formatFinding(f: Finding): string {
   return `${findingPlace(f)}: ${f.level}: ${f.message}`;
 }
 
+/**
+ * `service-points.csv:5: terminalCode "NOPE" ...`: a finding as validate prints it, less its level,
+ * which the line it is printed on says (`error:`, `warning:`).
+ */
+export function findingText(f: Finding): string {
+  return `${findingPlace(f)}: ${f.message}`;
+}
+
+/** Findings in one line, for a command that does not list them all: the first, and how many more `validate` lists. */
+export function firstOfFindings(texts: readonly string[]): string {
+  const [first = '', ...rest] = texts;
+  return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
+}
+
 /** Collects the findings of one check; `sorted()` orders them by file, then line, keeping the order of each line's. */
 export class Findings {
   private readonly list: Finding[] = [];

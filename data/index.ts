@@ -10,6 +10,7 @@ import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot 
 import { decodeSnapshot, readSnapshot, type SnapshotLoad } from '../engine/snapshot.js';
 import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.js';
 import { readDataset, type Dataset } from './dataset.js';
+import type { Finding } from './findings.js';
 import { gazetteerOf, readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
 import { buildEngineOptionsSchema, compileOptionsSchema } from './options.js';
@@ -34,6 +35,8 @@ export interface CompileOptions {
   zipFile?: string | undefined;
   /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
   gazetteer?: GazetteerTable<string[]> | undefined;
+  /** Called with the dataset's warnings, when it has some and no error (an error throws a DatasetError listing every finding). */
+  onWarnings?: ((warnings: Finding[]) => void) | undefined;
 }
 
 /** Compiles a dataset and the ZIP gazetteer into what a snapshot holds; throws DatasetError on a bad dataset. */
@@ -46,7 +49,7 @@ export function compileDataset(options: CompileOptions = {}): CompiledContent {
   // Named before the ZIP file is read: a missing default then fails at once.
   const dataDir = checked.dataset === undefined ? (checked.dataDir ?? defaultDataDir()) : '';
   const gazetteer = checked.gazetteer ?? readGazetteer(checked.zipFile);
-  const network = compileNetwork(checked.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer), checked.mapping));
+  const network = compileNetwork(checked.dataset ?? readDataset(dataDir, gazetteerOf(gazetteer), checked.mapping, checked.onWarnings));
   return { gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) };
 }
 
@@ -64,6 +67,8 @@ export interface BuildEngineOptions {
   snapshot?: string | undefined;
   /** How a snapshot file is read (the runtime's EngineOptions.load); a dataset compiled now is in memory. */
   load?: SnapshotLoad | undefined;
+  /** Called with a dataset's warnings, when the one compiled now has some and no error (see `checkDataset`). */
+  onWarnings?: ((warnings: Finding[]) => void) | undefined;
 }
 
 /**
@@ -72,9 +77,9 @@ export interface BuildEngineOptions {
  * has not built its snapshot yet).
  */
 export function createEngine(options: BuildEngineOptions = {}): Engine {
-  const { snapshot, dataDir, zipFile, load = DEFAULT_LOAD } = checkedOptions(buildEngineOptionsSchema, options);
+  const { snapshot, dataDir, zipFile, load = DEFAULT_LOAD, onWarnings } = checkedOptions(buildEngineOptionsSchema, options);
   if (snapshot !== undefined) return engineFrom(readSnapshot(snapshot, load));
-  if (dataDir !== undefined || zipFile !== undefined) return compiledEngine({ dataDir, zipFile });
+  if (dataDir !== undefined || zipFile !== undefined) return compiledEngine({ dataDir, zipFile, onWarnings });
   const sample = sampleSnapshot();
   if (sample !== null) return engineFrom(readSnapshot(sample, load));
   if (existsSync(SAMPLE_DATA_DIR)) return compiledEngine({});

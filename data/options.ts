@@ -2,11 +2,23 @@
 
 import * as z from 'zod';
 import { loadOption, optionsObject, pathOption } from '../engine/options.js';
+import type { Finding } from './findings.js';
 
 /** A snapshot is compiled data already: with a dataset directory as well, one of them would go unread. */
 const ONE_SOURCE = 'snapshot and dataDir (or zipFile) are two sources of data: give one';
 
-export const buildEngineOptionsSchema = optionsObject({ dataDir: pathOption('dataDir'), zipFile: pathOption('zipFile'), snapshot: pathOption('snapshot'), load: loadOption }).check(
+/** A function of the caller's, called with the dataset's warnings: only that it is a function is checked. */
+const onWarnings = z.optional(
+  z.custom<(warnings: Finding[]) => void>((value) => typeof value === 'function', { error: 'onWarnings must be a function, called with the dataset\'s warnings' }),
+);
+
+export const buildEngineOptionsSchema = optionsObject({
+  dataDir: pathOption('dataDir'),
+  zipFile: pathOption('zipFile'),
+  snapshot: pathOption('snapshot'),
+  load: loadOption,
+  onWarnings,
+}).check(
   z.refine((options) => options?.snapshot === undefined || (options.dataDir === undefined && options.zipFile === undefined), { error: ONE_SOURCE }),
 );
 
@@ -23,6 +35,7 @@ export const compileOptionsSchema = optionsObject({
   zipFile: pathOption('zipFile'),
   dataset: returnedBy('dataset', 'checkDataset(dir)'),
   gazetteer: returnedBy('gazetteer', 'checkDataset(dir)'),
+  onWarnings,
 });
 
 /** The dataset directory of checkDataset: the one argument that is not an option. */

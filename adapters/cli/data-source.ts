@@ -3,6 +3,7 @@
 // variables, so the command line, `npm start` and the Lambda handler choose data one way.
 
 import { Option, type Command } from 'commander';
+import { findingText, firstOfFindings, type Finding } from '../../data/findings.js';
 import type { Engine } from '../../engine/engine.js';
 import { loadEngine } from '../engine-source.js';
 import { readConfig } from '../http/config.js';
@@ -51,5 +52,7 @@ const dataChoice = ({ SNAPSHOT_PATH, DATA_DIR }: Env) => readConfig({ SNAPSHOT_P
 export async function engineFor(flags: DataFlags, env: Env = process.env): Promise<Engine> {
   const choice = dataChoice(withDataFlags(env, flags));
   const compile = !choice.snapshotPath && choice.dataDir ? (await import('../../data/index.js')).createEngine : undefined;
-  return loadEngine(choice, compile, undefined, 'lazy');
+  // The answer goes to standard output; what the dataset's checks warn of, to standard error.
+  const onWarnings = (warnings: Finding[]) => process.stderr.write(`warning: ${firstOfFindings(warnings.map(findingText))}\n`);
+  return loadEngine(choice, compile, { load: 'lazy', onWarnings });
 }

@@ -2,15 +2,14 @@
 // stack trace (exit code 1).
 
 import { DatasetError } from '../../engine/errors.js';
-import { findingPlace, type Finding } from '../../data/findings.js';
+import { findingText, firstOfFindings } from '../../data/findings.js';
 import { missingPeer, notInstalled } from '../optional-peers.js';
 
 export function describeError(err: unknown): string {
   if (err instanceof DatasetError) {
     // A dataset check's problems are its findings, warnings too: the errors are what failed.
     const errors = err.findings.filter((f) => f.level === 'error');
-    const [first, ...rest] = errors.length > 0 ? errors.map(findingText) : err.problems;
-    return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
+    return firstOfFindings(errors.length > 0 ? errors.map(findingText) : err.problems);
   }
   const file = fileProblem(err);
   if (file) return file;
@@ -19,12 +18,6 @@ export function describeError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0];
 }
-
-/**
- * `service-points.csv:5: terminalCode "NOPE" ...`: a finding as validate prints it, less its level,
- * which the line's own `error:` already says.
- */
-const findingText = (f: Finding) => `${findingPlace(f)}: ${f.message}`;
 
 /** What a failed file operation means, in words about the path the user gave. */
 const FILE_PROBLEMS: Record<string, string> = {

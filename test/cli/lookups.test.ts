@@ -11,6 +11,7 @@ import type { HttpResponse } from '../../adapters/http/request.js';
 import { createTestApp, KEYS, sampleEngine } from '../http/fixtures.js';
 import { runCli } from '../support/cli.js';
 import { buildSmallSnapshot } from '../support/datasets.js';
+import { SMALL_DATASET, writeDataset } from '../support/small-dataset.js';
 
 const core = createTestApp();
 const api = (path: string, query: Record<string, string>): Promise<HttpResponse> =>
@@ -199,6 +200,18 @@ describe('--snapshot and --data choose the data, as SNAPSHOT_PATH and DATA_DIR d
     expect((await runCli(search, { env: { DATA_DIR: dataDir } })).stdout).toBe(expected);
     // A flag wins over either variable.
     expect((await runCli([...search, '--data', dataDir], { env: { SNAPSHOT_PATH: join(root, 'missing') } })).stdout).toBe(expected);
+  });
+
+  it('--data of a dataset with warnings answers, and says so on standard error', async () => {
+    // Zenith's Irving terminal placed 300 mi north: a warning, not an error (the dataset builds).
+    const warned = writeDataset(join(root, 'warned'), {
+      ...SMALL_DATASET,
+      'terminals.csv': SMALL_DATASET['terminals.csv'].replace('32.8265,-96.9559', '37.1,-96.9559').replace('Boston,MA,02108', 'Boston,XX,02108'),
+    });
+    const run = await runCli(['geocode', '--zip', '10001', '--json', '--data', warned]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ found: true });
+    expect(run.stderr).toBe('warning: terminals.csv:3: state "XX" is not a US state or territory (and 2 more: see carrier-locations validate)\n');
   });
 
   it('a file that is no snapshot is one plain line, exit 1', async () => {

@@ -471,6 +471,21 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(engine.serviceDays('acme-freight', { zip: '12201' })).toMatchObject({ served: true, serviceDays: { monday: true, tuesday: false, wednesday: true, friday: true } });
   });
 
+  it('createEngine of a dataset with warnings builds, and tells onWarnings of them', () => {
+    const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,XX,14202,US,555-0103,,,42.9,-78.9,';
+    const told: Finding[][] = [];
+    const engine = createEngine({ dataDir: dataset({ terminals: [...TERMINALS, row] }), zipFile, onWarnings: (warnings) => told.push(warnings) });
+    expect(engine.geocode({ zip: '14202' }).found).toBe(true);
+    expect(told).toEqual([[
+      warning('terminals.csv', 5, 'state "XX" is not a US state or territory'),
+      warning('terminals.csv', 5, 'state XX disagrees with ZIP 14202, which is in NY'),
+    ]]);
+    // Without warnings it is not called; and it must be a function.
+    createEngine({ dataDir: dataset(), zipFile, onWarnings: (warnings) => told.push(warnings) });
+    expect(told).toHaveLength(1);
+    expect(() => createEngine({ dataDir: dataset(), zipFile, onWarnings: 'log' as never })).toThrow("onWarnings must be a function, called with the dataset's warnings");
+  });
+
   it('a state written by its name: the warning gives its code', () => {
     const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,New York,14202,US,555-0103,,,42.9,-78.9,';
     expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([

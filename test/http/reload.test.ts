@@ -144,6 +144,28 @@ describe('SIGHUPs in a row, and one during the start', () => {
     }
   });
 
+  it('a dataset that compiles with warnings is served, and its warnings logged, at the start and at a reload', async () => {
+    const dataDir = writeOneCarrierDataset(dir, 'warned');
+    // Chicago's terminal filed in state XX: two warnings (no such state; not the ZIP's state).
+    const terminals = join(dataDir, 'terminals.csv');
+    writeFileSync(terminals, readFileSync(terminals, 'utf8').replace('Chicago,IL,60601', 'Chicago,XX,60601'));
+    const proc = await startServerProcess({ API_KEYS, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      const warned = () => proc.output().split('\n').filter((line) => line.includes('"msg":"the dataset has warnings'));
+      expect(warned()).toHaveLength(1);
+      const line = JSON.parse(warned()[0]!);
+      expect(line).toMatchObject({ level: 40, warnings: 2 });
+      expect(line.first.map((f: { message: string }) => f.message)).toEqual([
+        'state "XX" is not a US state or territory',
+        'state XX disagrees with ZIP 60601, which is in IL',
+      ]);
+      process.kill(proc.pid, 'SIGHUP');
+      await vi.waitFor(() => expect(warned()).toHaveLength(2), { timeout: 15_000 });
+    } finally {
+      await proc.stop();
+    }
+  }, 60_000);
+
   it('a SIGHUP while the data loads does not end the process: it reloads once the server is up', async () => {
     const dataDir = writeOneCarrierDataset(dir, 'slow-start');
     const proc = spawnServer({ API_KEYS, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
