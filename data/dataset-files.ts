@@ -10,7 +10,8 @@ import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from '../engine/carriers.js';
 import type { TableSource } from './carrier-mapping.js';
 import type { TableSpec } from './dataset-rows.js';
-import { plural, type Findings } from './findings.js';
+import { plural } from '../engine/plural.js';
+import type { Findings } from './findings.js';
 
 const CARRIERS_FILE = 'carriers.json';
 

@@ -5,9 +5,6 @@ import type { Finding } from '../engine/errors.js';
 
 export type { Finding, FindingLevel } from '../engine/errors.js';
 
-/** `1 value`, `14 values`: counts in findings and in the command line's lines. */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** `terminals.csv:12` (`carriers.json` for the file as a whole): where a finding is. */
 export function findingPlace(f: Finding): string {
   return `${f.file}${f.line > 0 ? `:${f.line}` : ''}`;

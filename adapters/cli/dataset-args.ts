@@ -3,7 +3,8 @@
 
 import { statSync } from 'node:fs';
 import { Option } from 'commander';
-import { plural, type Finding } from '../../data/findings.js';
+import type { Finding } from '../../data/findings.js';
+import { plural } from '../../engine/plural.js';
 
 export const DATA_DIR_HELP = 'dataset directory: carriers.json, terminals.csv and (optional) service-points.csv';
 

@@ -2,7 +2,7 @@
 // found, then a table. `--json` prints the API's body instead, for programs.
 
 import Table from 'cli-table3';
-import { plural } from '../../data/findings.js';
+import { plural } from '../../engine/plural.js';
 import type {
   CanReachResult, GeocodeResult, SearchResult, ServiceDaysResult, Suggestion, TransitInfoResult, WhichCarriersResult,
 } from '../../engine/index.js';

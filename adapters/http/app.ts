@@ -5,6 +5,7 @@
 
 import { pino, type Logger } from 'pino';
 import type { Engine } from '../../engine/engine.js';
+import { plural } from '../../engine/plural.js';
 import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
@@ -226,7 +227,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
   function answerRoute(req: RequestHead, readBody: () => Promise<string | undefined>, found: RouteMatch, key: ApiKeyRecord, decision: QuotaDecision, requestId: string): HttpResponse | Promise<HttpResponse> {
     try {
       health.storeAnswered(true);
-      if (!decision.allowed) return jsonError(429, `monthly quota of ${decision.limit} calls exceeded`, requestId, decision);
+      if (!decision.allowed) return jsonError(429, `monthly quota of ${plural(decision.limit, 'call')} exceeded`, requestId, decision);
       // Parameters the adapter could not decode (request.ts, match.ts): input errors like any other,
       // of the parameters the route reads; any other is ignored, however it is written.
       const unreadable = found.unreadable ?? unreadableRead(req.query, found.route);

@@ -81,7 +81,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
       ? {
           requestBody: {
             required: true,
-            description: `A JSON object of at most ${MAX_BODY_BYTES} bytes (gzip or deflate Content-Encoding is read; the limit is of the bytes sent)`,
+            description: `A JSON object of at most ${MAX_BODY_BYTES} bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400)`,
             content: { 'application/json': { schema: route.body } },
           },
         }

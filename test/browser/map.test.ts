@@ -172,7 +172,7 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     // The spent key's one call goes to the list of carriers; the search is then over quota.
     await fill(page, { key: KEYS.spent });
     await submit(page, '#search-form');
-    expect(await errorText(page)).toMatch(/^monthly quota of 1 calls exceeded$/);
+    expect(await errorText(page)).toMatch(/^monthly quota of 1 call exceeded$/);
     // Failed loads are console errors of the browser's own; the page itself logs none.
     expect(watched.errors.filter((e) => !/status of (400|401|429)/.test(e))).toEqual([]);
     await page.close();
