@@ -18,8 +18,14 @@ export function unifiedRoutes(engine: Engine): Route[] {
   const tag = 'Unified';
   const tagDescription = 'One query across every unified carrier: search, batch, geocode, which carriers serve a place, can-reach';
   const unifiedCarriers = engine.carriers.filter((c) => c.unified);
-  const unified = unifiedCarriers[0];
-  const probeZip = once(() => (unified === undefined ? undefined : queries.exampleZip(unified.id)));
+  // The first unified carrier with a ZIP to show: a carrier of the dataset may have no location yet.
+  const probeZip = once(() => {
+    for (const c of unifiedCarriers) {
+      const zip = queries.exampleZip(c.id);
+      if (zip !== undefined) return zip;
+    }
+    return undefined;
+  });
   /** An example request asked with a ZIP of the data's. */
   const withZip = (make: (zip: string) => ExampleInput) => () => {
     const zip = probeZip();

@@ -1,7 +1,7 @@
 // The API follows the dataset: a user's own carriers get their own per-carrier endpoints, health
 // probes and OpenAPI entries, and the sample's carriers (and carrier-a's extras) go away.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,5 +80,29 @@ describe('an API over a user dataset', () => {
     expect(report.status).toBe('healthy');
     const doc = JSON.parse((await get('/openapi.json')).body);
     expect(Object.keys(doc.paths)).toContain('/api/roadrunner-location/search');
+  });
+});
+
+describe('an API over a dataset whose first unified carrier has no location yet', () => {
+  const emptyFirst = join(dir, 'empty-first');
+  mkdirSync(emptyFirst);
+  writeFileSync(
+    join(emptyFirst, 'carriers.json'),
+    JSON.stringify([
+      { id: 'aaa-new', name: 'AAA New Lines', scac: 'AAAN', kind: 'ltl', unified: true, canReach: true, lookup: 'zip' },
+      { id: 'acme', name: 'Acme Freight', scac: 'ACME', kind: 'ltl', unified: true, canReach: true, lookup: 'zip' },
+    ]),
+  );
+  writeFileSync(join(emptyFirst, 'terminals.csv'), [TERMINAL_HEADER, 'acme,A1,Acme Chicago,1 Dock St,,Chicago,IL,60601,US,312-555-0100,,,41.8858,-87.6181,'].join('\n'));
+  const app = createApp({ engine: createEngine({ dataDir: emptyFirst }), keys: new KeyRing(parseApiKeys('k:pro')), kv: new MemoryKvStore() });
+  const get = (path: string) => app.handle({ method: 'GET', path, query: {}, headers: { 'x-api-key': 'k' }, body: undefined });
+
+  it('probes the unified search, and documents it, with a ZIP of the carrier that has one', async () => {
+    const report = JSON.parse((await get('/api/health')).body);
+    expect(report.probes.map((p: { name: string }) => p.name)).toContain('POST /api/search');
+    expect(report.status).toBe('healthy');
+    const doc = JSON.parse((await get('/openapi.json')).body);
+    // Acme's one terminal is in 60601: the only ZIP the data can show.
+    expect(doc.paths['/api/locations'].get.parameters.find((p: { name: string }) => p.name === 'zip').example).toBe('60601');
   });
 });
