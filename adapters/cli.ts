@@ -4,7 +4,7 @@
 // 2 bad usage (commander's message and a pointer to --help).
 
 import { CommanderError } from 'commander';
-import { describeError } from './cli/errors.js';
+import { describeError } from './describe-error.js';
 import { guardOutput } from './cli/output.js';
 import { createProgram } from './cli/program.js';
 

@@ -5,6 +5,7 @@
 // and the data already loaded keeps serving; the health report says so until a reload succeeds.
 
 import type { Logger } from 'pino';
+import { describeError } from './describe-error.js';
 import type { App } from './http/app.js';
 import { KV_PROBES, type HealthReport, type ReloadStatus } from './http/health.js';
 
@@ -46,7 +47,8 @@ export async function reload(core: SwitchableCore, load: () => App, logger: Logg
   } catch (err) {
     logger.error({ err }, 'reload failed: still serving the data loaded before');
     // The health report says so (degraded) until a reload succeeds.
-    status.failed(err instanceof Error ? err.message : String(err));
+    // In one line naming what was wrong, as the command line says it (`live.snapshot: is a directory, not a file`).
+    status.failed(describeError(err));
     return false;
   }
   core.switchTo(next);

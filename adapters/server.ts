@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createEngine } from '../data/index.js';
+import { describeError } from './describe-error.js';
 import { ConfigError, readConfig } from './http/config.js';
 import type { ReloadStatus } from './http/health.js';
 import { isReloadOutcome, RETIRE_MESSAGE, runPrimary, START_FAILED, STOP_MESSAGE, type StartFailedMessage } from './cluster.js';
@@ -197,7 +198,7 @@ async function runWorker(env: Record<string, string | undefined>): Promise<void>
     running = await startServer(env, { kv: shared ? undefined : new ClusterKvStore(), worker: cluster.worker!.id });
   } catch (err) {
     // One line for the log; the primary says what it does about it, and a reload's health report why.
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = describeError(err);
     console.error(`error: worker ${cluster.worker!.id} could not start: ${reason}`);
     process.send!({ type: START_FAILED, reason } satisfies StartFailedMessage, () => process.exit(1));
     return;

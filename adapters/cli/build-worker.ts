@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkDataset, compileDataset, writeSnapshot, type Finding } from '../../data/index.js';
 import type { CompiledContent } from '../../engine/snapshot-format.js';
-import { describeError } from './errors.js';
+import { describeError } from '../describe-error.js';
 
 export interface BuildJob {
   dataDir: string;

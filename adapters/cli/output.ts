@@ -4,7 +4,7 @@
 // disk under `--json > out.json` would exit 0 with the output lost, and `--help > /dev/full`
 // would end in a stack trace. One listener on stdout sees both.
 
-import { systemProblem } from './errors.js';
+import { systemProblem } from '../describe-error.js';
 
 function onWriteError(err: NodeJS.ErrnoException): void {
   // The reader went away (`| head -1`): it has what it wanted, which is not a failure of the

@@ -3,7 +3,7 @@
 // the report names the data served; and a reload that failed leaves it degraded until one succeeds.
 // A real Redis that the test stops and restarts, and a real server reloading real snapshot files.
 
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -89,9 +89,15 @@ describe('the data and reloads in the report', () => {
     expect(failed.status).toBe(200);
     expect(failed.report.status).toBe('degraded');
     expect(failed.report.probes.every((p) => p.ok)).toBe(true);
-    expect(failed.report.reload).toMatchObject({ ok: false, reason: 'dataset is invalid:\nlive.snapshot: not a carrier-location snapshot' });
+    expect(failed.report.reload).toMatchObject({ ok: false, reason: 'live.snapshot: not a carrier-location snapshot' });
     // The reason names the file as `data` does, not by its path.
     expect(JSON.stringify(failed.report)).not.toContain(dir);
+    // A folder where the file was: named, in words (Node's error names no file).
+    rmSync(live);
+    mkdirSync(live);
+    expect(await running.reload()).toBe(false);
+    expect((await health(running.url)).report.reload).toMatchObject({ ok: false, reason: 'live.snapshot: is a directory, not a file' });
+    rmSync(live, { recursive: true });
     // Still the data loaded at start, and still answering.
     expect(failed.report.data).toEqual(first.report.data);
     expect((await keyed(running.url)).status).toBe(200);

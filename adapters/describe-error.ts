@@ -1,9 +1,10 @@
-// What the command line prints when a command fails: one plain line naming what was wrong, never a
-// stack trace (exit code 1).
+// A failure in one plain line naming what was wrong, never a stack trace: what the command line
+// prints when a command fails (exit code 1), and the reason a server's health report gives for a
+// reload that failed.
 
-import { DatasetError } from '../../engine/errors.js';
-import { findingText, firstOfFindings } from '../../data/findings.js';
-import { missingPeer, notInstalled } from '../optional-peers.js';
+import { DatasetError } from '../engine/errors.js';
+import { findingText, firstOfFindings } from '../data/findings.js';
+import { missingPeer, notInstalled } from './optional-peers.js';
 
 export function describeError(err: unknown): string {
   if (err instanceof DatasetError) {
