@@ -63,6 +63,10 @@ export function defaultDataDir(): string {
 
 /** Why createEngine() without options finds nothing to load: the sample snapshot is not where the package keeps it. */
 export function missingSampleSnapshot(): Error {
+  // A clone holds the sample's dataset, and builds its snapshot with the npm scripts.
+  if (existsSync(SAMPLE_DATA_DIR)) {
+    return new Error(`no snapshot given, and the bundled sample is not built yet (${DEFAULT_SNAPSHOT}): in a clone, \`npm run build && npm run data:build\` builds it (\`npm install\` does both)`);
+  }
   return new Error(
     `no snapshot given, and the bundled sample is not at ${DEFAULT_SNAPSHOT}: an application bundle (esbuild, webpack) ` +
       'holds this code without the package\'s files. Pass createEngine({ snapshot }): a snapshot of your own, or a copy of ' +

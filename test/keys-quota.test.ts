@@ -209,6 +209,15 @@ describe('consumeQuota and quotaHeaders', () => {
     });
   });
 
+  it('Retry-After rounds up: a client told to wait never comes back before the reset', async () => {
+    const kv = memory();
+    const key = keyWithQuota(1);
+    // 1.75 s before December 1st, 00:00 UTC: 2 s, not 1.
+    const now = Date.parse('2026-11-30T23:59:58.250Z');
+    await consumeQuota(kv, key, now);
+    expect(quotaHeaders(await consumeQuota(kv, key, now))['Retry-After']).toBe('2');
+  });
+
   it('keeps separate counters per key', async () => {
     const kv = memory();
     const a = keyWithQuota(1);

@@ -520,6 +520,38 @@ describe('compiled snapshot', () => {
     }
   });
 
+  it('a byte changed in each kind of section fails the lazy read of that very field', () => {
+    const file = join(root, 'kinds.snapshot');
+    buildSnapshot(file, { dataDir: dir, zipFile });
+    const bytes = readFileSync(file);
+    const manifestLength = bytes.readUInt32LE(12);
+    const sectionsStart = 32 + Math.ceil(manifestLength / 8) * 8;
+    // The manifest (data-format.md): each table's fields, a typed array's or a string column's place in the file.
+    const manifest = JSON.parse(bytes.subarray(32, 32 + manifestLength).toString('utf8')) as Record<string, Record<string, { $section?: string; offset?: number }>>;
+    const firstOfKind = new Map<string, [string, string, number]>();
+    for (const [table, fields] of Object.entries(manifest)) {
+      for (const [field, section] of Object.entries(fields ?? {})) {
+        const kind = section?.$section;
+        if (kind && typeof section.offset === 'number' && !firstOfKind.has(kind)) firstOfKind.set(kind, [table, field, section.offset]);
+      }
+    }
+    // A typed array, a list of strings, a column of strings read a block of rows at a time.
+    expect([...firstOfKind.keys()].sort()).toEqual(['column', 'strings', 'typed']);
+    for (const [kind, [table, field, offset]] of firstOfKind) {
+      const damaged = Buffer.from(bytes);
+      damaged[sectionsStart + offset + 1] ^= 0x01;
+      const path = join(root, `kind-${kind}.snapshot`);
+      writeFileSync(path, damaged);
+      // A load reads the few sections every query needs (the list of names); the rest, when first read.
+      const error = datasetError(() => {
+        const content = readSnapshot(path, 'lazy') as unknown as Record<string, Record<string, { at?: (row: number) => unknown; length: number }>>;
+        const value = content[table]![field]!;
+        if (typeof value.at === 'function' && !ArrayBuffer.isView(value)) for (let row = 0; row < value.length; row++) value.at(row);
+      });
+      expect(error.message, kind).toMatch(new RegExp(`corrupt snapshot \\((${table}\\.)?${field}\\b`));
+    }
+  });
+
   it('a missing snapshot file fails loudly', () => {
     expect(() => createEngine({ snapshot: join(root, 'does-not-exist.snapshot') })).toThrow();
   });

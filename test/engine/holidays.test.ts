@@ -44,6 +44,15 @@ describe('the us-ltl calendar, by hand', () => {
     ]);
     expect(new Holidays({ dates: ['2026-11-27'] }).has(dayNumber('2026-11-26'))).toBe(false);
   });
+
+  it("a carrier's own date on a day its calendar keeps is named by the calendar, once", () => {
+    const holidays = new Holidays({ calendar: 'us-ltl', dates: ['2026-12-25', '2026-12-24'] });
+    expect(holidays.nameOf(dayNumber('2026-12-25'))).toBe('Christmas Day');
+    expect(holidays.between(dayNumber('2026-12-24'), dayNumber('2026-12-26'))).toEqual([
+      { date: '2026-12-24', name: 'carrier holiday' },
+      { date: '2026-12-25', name: 'Christmas Day' },
+    ]);
+  });
 });
 
 describe('the us-ltl calendar against a day-by-day reference', () => {

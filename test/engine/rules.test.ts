@@ -240,6 +240,10 @@ describe('unified scope and echo', () => {
     for (const carriers of ['carrier-zz', 'carrier-c,carrier-j', ['carrier-zz', ',']]) {
       expect(engine.search({ zip: '10001', carriers }).carriers.sort(), String(carriers)).toEqual(oracle.unifiedIds);
     }
+    // Ids in any case (http-api.md): the same two carriers, not "none known".
+    for (const carriers of ['CARRIER-B,Carrier-E', ['carrier-B', ' CARRIER-e ']]) {
+      expect(engine.search({ zip: '10001', carriers }).results, JSON.stringify(carriers)).toEqual(narrowed.results);
+    }
   });
 
   it('carriers naming no id (blank, commas alone, an empty list) are a 400, as any empty parameter is, not "all"', () => {

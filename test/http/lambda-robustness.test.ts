@@ -194,8 +194,11 @@ describe('headers wherever the event shape carries them', () => {
     const { [keyName]: key, ...rest } = headers;
     const mixed = { ...multi, multiValueHeaders: rest, headers: { [keyName]: key[0] } };
     expect((await invoke(mixed)).status).toBe(200);
-    const request = processorFor(single)!.toRequest(single as never);
-    const forwarded = (single.headers as Record<string, string>)['x-forwarded-for'];
-    expect(request.client).toBe(forwarded.split(',').at(-1)!.trim());
+    // A balancer appends the address it was called from to what the client sent (AWS's ALB
+    // documentation): the first entries are the client's word, the last the balancer's.
+    const claimed = { ...single, headers: { ...(single.headers as Record<string, string>), 'x-forwarded-for': '198.51.100.1, 203.0.113.7' } };
+    expect(processorFor(claimed)!.toRequest(claimed as never).client).toBe('203.0.113.7');
+    const claimedMulti = { ...multi, multiValueHeaders: { ...headers, 'x-forwarded-for': ['198.51.100.1, 203.0.113.7'] } };
+    expect(processorFor(claimedMulti)!.toRequest(claimedMulti as never).client).toBe('203.0.113.7');
   });
 });

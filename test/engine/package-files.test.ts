@@ -1,0 +1,47 @@
+// Where createEngine() looks for the bundled sample, and what it says when the sample is not there:
+// engine/package-files.ts copied into folders laid out as a clone is, with and without the sample's
+// dataset and its built snapshot.
+
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = mkdtempSync(join(tmpdir(), 'package-files-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A folder laid out as a clone (package.json, engine/package-files.ts), with the parts asked for. */
+async function cloneWith(name: string, parts: { sampleDataset: boolean; sampleSnapshot: boolean }) {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'engine'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{"name":"carrier-locations","type":"module"}');
+  copyFileSync(join(import.meta.dirname, '..', '..', 'engine', 'package-files.ts'), join(dir, 'engine', 'package-files.ts'));
+  if (parts.sampleDataset) mkdirSync(join(dir, 'data', 'sample'), { recursive: true });
+  if (parts.sampleSnapshot) {
+    mkdirSync(join(dir, 'data', 'build'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'build', 'sample.snapshot'), '');
+  }
+  return (await import(pathToFileURL(join(dir, 'engine', 'package-files.ts')).href)) as typeof import('../../engine/package-files.js');
+}
+
+describe('the bundled sample', () => {
+  it('is found where a clone builds it', async () => {
+    const files = await cloneWith('built', { sampleDataset: true, sampleSnapshot: true });
+    expect(files.sampleSnapshot()).toBe(join(root, 'built', 'data', 'build', 'sample.snapshot'));
+  });
+
+  it('not built yet in a clone: the message says how to build it', async () => {
+    const files = await cloneWith('unbuilt', { sampleDataset: true, sampleSnapshot: false });
+    expect(files.sampleSnapshot()).toBeNull();
+    expect(files.missingSampleSnapshot().message).toBe(
+      `no snapshot given, and the bundled sample is not built yet (${join(root, 'unbuilt', 'data', 'build', 'sample.snapshot')}): ` +
+        'in a clone, `npm run build && npm run data:build` builds it (`npm install` does both)',
+    );
+  });
+
+  it('away from the package (an application bundle): the message says to pass a snapshot', async () => {
+    const files = await cloneWith('bundled', { sampleDataset: false, sampleSnapshot: false });
+    expect(files.missingSampleSnapshot().message).toMatch(/^no snapshot given, and the bundled sample is not at .*: an application bundle .* Pass createEngine\(\{ snapshot \}\)/);
+  });
+});
