@@ -81,10 +81,12 @@ function checkUsAddress(
   if (latitude === undefined || longitude === undefined) return;
   const miles = distanceMiles(latitude, longitude, zip.lat, zip.lng);
   if (miles > TERMINAL_FROM_ZIP_MILES) {
+    // Written the other way round, the point would be near its ZIP: the columns were swapped.
+    const swapped = Math.abs(longitude) <= 90 && distanceMiles(longitude, latitude, zip.lat, zip.lng) <= TERMINAL_FROM_ZIP_MILES;
     warning(
       line,
       `latitude ${latitude}, longitude ${longitude} is ${Math.round(miles)} mi from ZIP ${zipCode.slice(0, 5)} ` +
-        `(${zip.city}, ${zip.state}): more than ${TERMINAL_FROM_ZIP_MILES} mi`,
+        `(${zip.city}, ${zip.state}): more than ${TERMINAL_FROM_ZIP_MILES} mi${swapped ? '; latitude and longitude look swapped' : ''}`,
     );
   }
 }

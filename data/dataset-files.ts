@@ -159,6 +159,13 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   const header = source ? source.header(records[0].record) : records[0].record;
   const constants = source?.constants ?? {};
   const headerLine = records[0].line;
+  // A spreadsheet saved with another separator (a semicolon in much of Europe): one error, not
+  // one per column the header then lacks and one per row.
+  const separator = header.length === 1 ? OTHER_SEPARATORS.find(([character]) => header[0]!.includes(character)) : undefined;
+  if (!source && separator) {
+    error(headerLine, `the header is one column: its values are separated by ${separator[1]}, not commas (save the file as "CSV UTF-8 (Comma delimited)")`);
+    return { rows: [], keyed: false };
+  }
   const missing = spec.columns.filter((c) => !header.includes(c) && !(c in constants) && !spec.optional.has(c));
   for (const column of missing) error(headerLine, missingColumn(column, source));
   // A misspelt optional column would read as empty values without a word; a repeated one, as its first.
@@ -208,6 +215,9 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   }
   return { rows, keyed: spec.keyColumns.every((c) => position.has(c)) };
 }
+
+/** Separators spreadsheets write in place of the comma, by name. */
+const OTHER_SEPARATORS: readonly [string, string][] = [[';', 'semicolons'], ['\t', 'tabs'], ['|', 'vertical bars']];
 
 function missingColumn(column: string, source: TableSource | undefined): string {
   if (!source) return `the header has no "${column}" column`;

@@ -486,6 +486,23 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(() => createEngine({ dataDir: dataset(), zipFile, onWarnings: 'log' as never })).toThrow("onWarnings must be a function, called with the dataset's warnings");
   });
 
+  it('latitude and longitude swapped: the warning says so', () => {
+    const row = 'acme-freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,,-73.75,42.65,';
+    const miles = Math.round(haversineMiles(-73.75, 42.65, 42.65, -73.75));
+    expect(findingsOf({ terminals: withLine(TERMINALS, 3, row) })).toContainEqual(
+      warning('terminals.csv', 3, `latitude -73.75, longitude 42.65 is ${miles} mi from ZIP 12201 (Albany, NY): more than 50 mi; latitude and longitude look swapped`),
+    );
+  });
+
+  it('a file saved with semicolons (or tabs) for commas is one error on its header', () => {
+    for (const [separator, name] of [[';', 'semicolons'], ['\t', 'tabs']]) {
+      const terminals = TERMINALS.map((line) => line.replaceAll(',', separator!));
+      expect(findingsOf({ terminals }), name).toEqual([
+        error('terminals.csv', 1, `the header is one column: its values are separated by ${name}, not commas (save the file as "CSV UTF-8 (Comma delimited)")`),
+      ]);
+    }
+  });
+
   it('a state written by its name: the warning gives its code', () => {
     const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,New York,14202,US,555-0103,,,42.9,-78.9,';
     expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
