@@ -3,7 +3,7 @@
 
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
-import { placeKey } from './names.js';
+import { foldText, placeKey } from './names.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import { compareNearest, compareText } from './ranking.js';
@@ -90,7 +90,7 @@ export class CarrierLookups {
   search(carrierId: string, { q, page = 1 }: ParsedTextSearchQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'search');
     // The schema has made sure of one such word.
-    const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
+    const words = foldText(q).split(/\s+/).filter((w) => w.length >= 2);
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));
@@ -284,7 +284,7 @@ export class CarrierLookups {
       const t = this.net.t;
       // Fields joined by a separator no word can contain, so a word never spans two fields.
       haystack = this.filter(c, () => true).map((l) =>
-        [t.locName.at(l), t.locCode.at(l), t.locCity.at(l), t.locState.at(l), t.locZip.at(l)].join('\u0001').toLowerCase(),
+        foldText([t.locName.at(l), t.locCode.at(l), t.locCity.at(l), t.locState.at(l), t.locZip.at(l)].join('\u0001')),
       );
       this.haystacks.set(c, haystack);
     }

@@ -9,11 +9,13 @@ const ABBREVIATIONS: Record<string, string> = {
   pt: 'point',
 };
 
+/** Text in lower case without its accents (`Juárez` is `juarez`): how names are compared. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
 export function placeKey(name: string): string {
-  const words = name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  const words = foldText(name)
     .replace(/['’`]/g, '')
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0);

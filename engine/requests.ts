@@ -247,7 +247,7 @@ const SEARCH_WORD = /\S{2}/;
 export const searchTextSchema = builtOnUse(() =>
   z.object({
     q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })), {
-      description: 'Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP',
+      description: 'Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP',
     }),
     page: pageSchema(),
   }),

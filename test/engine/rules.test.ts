@@ -293,6 +293,10 @@ describe('can-reach carrier validation', () => {
 describe('paging', () => {
   it('page size 25, true totals, and a page past the end is empty', () => {
     const offices = carrierLocs('carrier-c').filter((l) => [l.name, l.terminalCode, l.city, l.state, l.zipCode].some((f) => f.toLowerCase().includes('office')));
+    // Any case and any accents: "juarez" finds the two Juárez offices of carrier-c (terminals.csv), as "Juárez" does.
+    const found = (q: string) => engine.carrierSearch('carrier-c', { q }).locations.map((l) => l.terminalCode);
+    expect(found('juarez office')).toEqual(['MX-JUA-01', 'MX-XIC-01']);
+    expect(found('JUÁREZ office')).toEqual(found('juarez office'));
     const first = engine.carrierSearch('carrier-c', { q: 'Office' });
     expect(first.total).toBe(offices.length);
     expect(first.totalPages).toBe(Math.ceil(offices.length / 25));
@@ -342,10 +346,13 @@ describe('paging', () => {
 
 describe('per-carrier text search', () => {
   /** Every word of 2+ characters occurs (case-insensitively) in one of name, code, city, state, ZIP. */
+  /** Any case, any accents (http-api.md): letters without their combining marks, lower-case. */
+  const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
   function expectedSearch(carrier: string, q: string): Loc[] {
-    const words = q.toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
+    const words = folded(q).split(/\s+/).filter((w) => w.length >= 2);
     return carrierLocs(carrier).filter((l) =>
-      words.every((w) => [l.name, l.terminalCode, l.city, l.state, l.zipCode].some((f) => f.toLowerCase().includes(w))),
+      words.every((w) => [l.name, l.terminalCode, l.city, l.state, l.zipCode].some((f) => folded(f).includes(w))),
     );
   }
 

@@ -2929,7 +2929,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example 875
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -4345,7 +4345,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example 6427
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -5500,7 +5500,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example AE-ABU-01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -6760,7 +6760,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ALT01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -7342,7 +7342,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ROC01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -8374,7 +8374,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ALB01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -8956,7 +8956,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example WIN01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -10303,7 +10303,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ACA01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -10822,7 +10822,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example BIL01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
