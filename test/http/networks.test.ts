@@ -62,6 +62,13 @@ describe('GET /api/networks/:carrier', () => {
     expect(await get('/api/networks/carrier-zz')).toEqual({ status: 404, body: { error: 'unknown carrier "carrier-zz"' } });
   });
 
+  it('takes its carrier id in any case, as carrier= and carriers= do', async () => {
+    const id = carriers.find((c) => c.kind !== 'postal')!.id;
+    const upper = await get(`/api/networks/${id.toUpperCase()}`);
+    expect(upper.status).toBe(200);
+    expect(upper).toEqual(await get(`/api/networks/${id}`));
+  });
+
   it('checks its carrier as every path parameter is: a 400 naming it, trimmed at the ends', async () => {
     expect(await get(`/api/networks/${'c'.repeat(101)}`)).toEqual({ status: 400, body: { error: 'carrier must be at most 100 characters' } });
     expect(await get('/api/networks/%01')).toEqual({ status: 400, body: { error: 'carrier must not contain control characters' } });
