@@ -32,7 +32,7 @@ describe('createEngine options', () => {
     expect(invalid(() => createEngine({ snapshot: 5 as unknown as string }))).toBe('snapshot must be a file path (a string)');
     expect(invalid(() => createEngine(null as unknown as object))).toBe('options must be an object (got null)');
     expect(invalid(() => createEngine({ snapshotPath: 'x.snapshot' } as object))).toBe(
-      'unknown option snapshotPath: the options are dataDir, zipFile, snapshot, load',
+      'unknown option snapshotPath: the options are dataDir, zipFile, snapshot, load, onWarnings',
     );
     expect(invalid(() => createEngine({ load: 'later' } as object))).toBe('load must be "lazy" or "eager"');
     expect(invalid(() => createRuntimeEngine({ load: true } as object))).toBe('load must be "lazy" or "eager"');
@@ -120,7 +120,7 @@ describe("compileDataset's and buildSnapshot's options", () => {
 
   it('a typo or a wrong value is invalid input, not a build without it', () => {
     expect(invalid(() => buildSnapshot(join(out, 'x.snapshot'), { dataDir: EXAMPLE, zipfile: '/nope' } as object))).toBe(
-      'unknown option zipfile: the options are dataDir, mapping, zipFile, dataset, gazetteer',
+      'unknown option zipfile: the options are dataDir, mapping, zipFile, dataset, gazetteer, onWarnings',
     );
     expect(invalid(() => compileDataset({ dataDir: '' }))).toBe('dataDir must not be empty');
     expect(invalid(() => compileDataset({ dataset: 'my-carriers' as never }))).toBe('dataset must be the dataset checkDataset(dir) returns');
