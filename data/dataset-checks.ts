@@ -5,7 +5,7 @@
 // locations a carrier's look-ups can never list (no region where the carrier is listed by region).
 
 import type { CarrierInfo } from '../engine/carriers.js';
-import type { NumberedRow } from './dataset-files.js';
+import { CARRIERS_FILE, type NumberedRow } from './dataset-files.js';
 import { notAZip, SERVICE_POINTS, terminalKey, TERMINALS, usZipCode, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 import type { Gazetteer } from '../engine/gazetteer.js';
@@ -142,7 +142,7 @@ export function checkScheduledCarriers(
   const served = new Set(points.map(({ row }) => row.carrier));
   for (const { id, schedules } of carriers.carriers) {
     if (schedules && !served.has(id)) {
-      findings.warning('carriers.json', carriers.lines.get(id) ?? 0, `${id} has "schedules": true, but no points-served rows: its schedule and transit look-ups say "not served" everywhere`);
+      findings.warning(CARRIERS_FILE, carriers.lines.get(id) ?? 0, `${id} has "schedules": true, but no points-served rows: its schedule and transit look-ups say "not served" everywhere`);
     }
   }
 }

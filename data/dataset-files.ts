@@ -13,7 +13,7 @@ import type { TableSpec } from './dataset-rows.js';
 import { plural } from '../engine/plural.js';
 import type { Findings } from './findings.js';
 
-const CARRIERS_FILE = 'carriers.json';
+export const CARRIERS_FILE = 'carriers.json';
 
 /** Most carriers a dataset may hold: the network numbers them in one byte. */
 const MAX_CARRIERS = 250;
