@@ -218,6 +218,15 @@ describe('consumeQuota and quotaHeaders', () => {
     expect(quotaHeaders(await consumeQuota(kv, key, now))['Retry-After']).toBe('2');
   });
 
+  it("names a key's counter quota:<SHA-256 of the key, hex>:<YYYY-MM> (scaling.md), the month zero-padded", async () => {
+    const kv = memory();
+    const [key] = parseApiKeys('k:basic');
+    // January of next year: a month whose counter has not expired.
+    const year = new Date().getUTCFullYear() + 1;
+    await consumeQuota(kv, key!, Date.UTC(year, 0, 15));
+    expect(await kv.get(`quota:${createHash('sha256').update('k').digest('hex')}:${year}-01`)).toBe('1');
+  });
+
   it('keeps separate counters per key', async () => {
     const kv = memory();
     const a = keyWithQuota(1);

@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import type { Worker } from 'node:cluster';
+import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { ClusterKvStore, serveKv } from '../adapters/kv/cluster.js';
 import { MemoryKvStore } from '../adapters/kv/memory.js';
 import { RedisKvStore } from '../adapters/kv/redis.js';
 import * as dynamoDbSdk from '@aws-sdk/client-dynamodb';
@@ -83,6 +86,15 @@ describe.each([
     expect(await store.get(k)).toBe('v');
     await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 5_000, interval: 100 });
   });
+
+  it('a TTL is in seconds: a value set for 3 s is still there a second later, and gone within 7 s', async () => {
+    const store = makeStore();
+    const k = key('ttl-seconds');
+    await store.set(k, 'v', 3);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await store.get(k)).toBe('v');
+    await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 6_000, interval: 100 });
+  }, 15_000);
 
   it('refuses TTLs that are not positive integers', async () => {
     const store = makeStore();
@@ -416,5 +428,31 @@ describe('redis store when Redis goes away (private redis-server)', () => {
     await vi.waitFor(async () => expect(await store.get('k')).toBeNull(), { timeout: 10_000, interval: 100 });
     await store.set('k', 'v');
     expect(await store.get('k')).toBe('v');
+  });
+});
+
+describe("a worker's store through the cluster's primary (WORKERS=N, kv/cluster.ts)", () => {
+  it('a count the primary made in time, whose answer came too late, is taken back: the 503 bills nothing', async () => {
+    const primaryStore = new MemoryKvStore();
+    // The two ends of the IPC channel node:cluster opens, both sides' real code at either end; the
+    // primary's replies take as long in transit as `replyDelayMs` says.
+    let replyDelayMs = 600;
+    const workerEnd = Object.assign(new EventEmitter(), {
+      connected: true,
+      send: (message: unknown) => primaryEnd.emit('message', message),
+    });
+    const primaryEnd = Object.assign(new EventEmitter(), {
+      isConnected: () => true,
+      send: (message: unknown) => setTimeout(() => workerEnd.emit('message', message), replyDelayMs),
+    });
+    serveKv(primaryEnd as unknown as Worker, primaryStore);
+    const store = new ClusterKvStore(workerEnd as unknown as NodeJS.Process, 100);
+    const key = `quota:late:${randomUUID()}`;
+    await expect(store.countUpTo(key, 10, Math.floor(Date.now() / 1000) + 3600)).rejects.toThrow(KvUnavailableError);
+    // The primary counted it; once the replies come in time again, the worker takes it back.
+    expect(await primaryStore.get(key)).toBe('1');
+    replyDelayMs = 0;
+    await vi.waitFor(async () => expect(await primaryStore.get(key)).toBe('0'), { timeout: 3_000, interval: 50 });
+    await store.close();
   });
 });

@@ -179,7 +179,7 @@ export const ENVIRONMENT = {
   WORKERS: {
     scope: 'server',
     default: '1',
-    description: 'server processes on one port (node:cluster): a whole number from 1, or `auto` for one per core (see docs/scaling.md)',
+    description: `server processes on one port (node:cluster): a whole number from 1 to ${MAX_WORKERS}, or \`auto\` for one per core (see docs/scaling.md)`,
   },
   DYNAMODB_TABLE: {
     scope: 'all',

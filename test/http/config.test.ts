@@ -197,3 +197,14 @@ describe('the store and worker variables', () => {
     expect(readConfig({ WORKERS: ' 4 ' }).workers).toBe(4);
   });
 });
+
+describe('each limit accepts its largest value, as the docs state it', () => {
+  it('PORT 65535 (TCP ports are 16 bits); equal header and request timeouts; the longest timer Node arms; 256 workers', () => {
+    expect(readConfig({ PORT: '65535' }).port).toBe(65535);
+    // REQUEST_TIMEOUT_MS is "at least HEADERS_TIMEOUT_MS" (deploy.md): equal is allowed.
+    expect(readConfig({ HEADERS_TIMEOUT_MS: '30000', REQUEST_TIMEOUT_MS: '30000' }).limits.headersTimeoutMs).toBe(30000);
+    expect(readConfig({ SHUTDOWN_TIMEOUT_MS: '2147483647' }).limits.shutdownTimeoutMs).toBe(2147483647);
+    expect(readConfig({ WORKERS: '256' }).workers).toBe(256);
+    expect(() => readConfig({ WORKERS: '257' })).toThrow('WORKERS must be at most 256');
+  });
+});
