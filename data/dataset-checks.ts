@@ -160,7 +160,7 @@ export function checkServicePoints(
 ): void {
   const error = (line: number, message: string) => findings.error(file, line, message);
   const warning = (line: number, message: string) => findings.warning(file, line, message);
-  const firstLine = new Map<string, number>();
+  const firstRows = new Map<string, NumberedRow<ServicePointRow>>();
   for (const { line, row } of rows) {
     const { carrier, zip, city, state, terminalCode } = row;
     if (isUnknown(carrier, carrierIds)) error(line, unknownCarrier(carrier!));
@@ -176,9 +176,9 @@ export function checkServicePoints(
     if (row.highCostNote && row.highCost !== true) warning(line, 'highCostNote is given but highCost is not true: the note is not answered');
     if (carrier !== undefined && zip !== undefined && city !== undefined) {
       const key = `${carrier}\u0000${zip}\u0000${placeKey(city)}`;
-      const first = firstLine.get(key);
-      if (first !== undefined) warning(line, `repeats line ${first}: ${carrier} serving ${zip} ${city}`);
-      else firstLine.set(key, line);
+      const first = firstRows.get(key);
+      if (first !== undefined) warning(line, `repeats line ${first.line}: ${carrier} serving ${zip} ${city}${disagreement(row, first.row)}`);
+      else firstRows.set(key, { line, row });
     }
   }
 }
@@ -203,6 +203,16 @@ function checkServedZip(
   if (miles > SERVED_FROM_TERMINAL_MILES) {
     warning(line, `ZIP ${zip} is ${Math.round(miles)} mi from its terminal ${row.terminalCode}: more than ${SERVED_FROM_TERMINAL_MILES} mi`);
   }
+}
+
+/** What two rows for one served place say differently: each look-up answers from one of them. */
+const SERVICE_FACTS = ['terminalCode', 'direct', 'serviceDays', 'addOnDays', 'cutoffTime'] as const;
+
+function disagreement(row: Partial<ServicePointRow>, first: Partial<ServicePointRow>): string {
+  const differ = SERVICE_FACTS.filter((fact) => row[fact] !== undefined && first[fact] !== undefined && row[fact] !== first[fact]);
+  if (differ.length === 0) return '';
+  const named = differ.length === 1 ? differ[0] : `${differ.slice(0, -1).join(', ')} and ${differ.at(-1)}`;
+  return `, and the two disagree on ${named}: keep the one that is right`;
 }
 
 const notInGazetteer = (zip: string) => `ZIP ${zip} is not in the ZIP gazetteer (GeoNames): no such ZIP code, or a newer one than the file`;

@@ -566,9 +566,13 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     ]);
   });
 
-  it('a duplicate points-served row names the line it repeats (the city compared as a name)', () => {
+  it('a duplicate points-served row names the line it repeats (the city compared as a name), and what the two say differently', () => {
+    // Line 3 serves 10002 on TR, direct, one add-on day.
     expect(findingsOf({ points: [...POINTS, 'acme-freight,10002,NEW YORK,NY,NYC,false,MTWRF,0'] })).toEqual([
-      warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 NEW YORK'),
+      warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 NEW YORK, and the two disagree on direct, serviceDays and addOnDays: keep the one that is right'),
+    ]);
+    expect(findingsOf({ points: [...POINTS, 'acme-freight,10002,New York,NY,NYC,true,TR,1'] })).toEqual([
+      warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 New York'),
     ]);
   });
 
