@@ -268,9 +268,14 @@ export class CarrierLookups {
     return state;
   }
 
+  /** The carrier's regions, one spelling of each (regions match in any case: `Northeast` is `northeast`). */
   private regions(c: number): string[] {
     const t = this.net.t;
-    return [...new Set(this.filter(c, () => true).map((l) => t.locRegion.at(l)).filter(Boolean))].sort();
+    const byKey = new Map<string, string>();
+    for (const region of [...new Set(this.filter(c, () => true).map((l) => t.locRegion.at(l)).filter(Boolean))].sort()) {
+      if (!byKey.has(region.toLowerCase())) byKey.set(region.toLowerCase(), region);
+    }
+    return [...byKey.values()];
   }
 
   private filter(c: number, keep: (l: number) => boolean): number[] {

@@ -106,3 +106,25 @@ describe('an API over a dataset whose first unified carrier has no location yet'
     expect(doc.paths['/api/locations'].get.parameters.find((p: { name: string }) => p.name === 'zip').example).toBe('60601');
   });
 });
+
+describe('an API over a dataset whose regions are spelled in more than one case', () => {
+  const spelled = join(dir, 'regions-spelled');
+  mkdirSync(spelled);
+  writeFileSync(join(spelled, 'carriers.json'), JSON.stringify([{ id: 'zoned', name: 'Zoned Freight', scac: 'ZOND', kind: 'freight', unified: false, canReach: false, lookup: 'region' }]));
+  writeFileSync(
+    join(spelled, 'terminals.csv'),
+    [
+      TERMINAL_HEADER,
+      'zoned,Z1,Zoned Denver,3 Peak Ave,,Denver,CO,80202,US,303-555-0100,,,39.7527,-104.9992,Zone-7',
+      'zoned,Z2,Zoned Boulder,4 Peak Ave,,Boulder,CO,80302,US,303-555-0101,,,40.0150,-105.2705,zone-7',
+      'zoned,Z3,Zoned Boston,5 Harbor St,,Boston,MA,02108,US,617-555-0102,,,42.3576,-71.0684,North East',
+    ].join('\n'),
+  );
+  const app = createApp({ engine: createEngine({ dataDir: spelled }), keys: new KeyRing(parseApiKeys('k:pro')), kv: new MemoryKvStore() });
+  const get = (region: string) => app.handle({ method: 'GET', path: '/api/zoned-location', query: { region }, headers: { 'x-api-key': 'k' }, body: undefined });
+
+  it('finds a region in any case, and names each region once in the 400 for one it does not hold', async () => {
+    expect(JSON.parse((await get('ZONE-7')).body).locations.map((l: { terminalCode: string }) => l.terminalCode)).toEqual(['Z1', 'Z2']);
+    expect(JSON.parse((await get('zone-8')).body)).toEqual({ error: 'region must be one of North East, Zone-7' });
+  });
+});
