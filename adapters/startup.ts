@@ -77,7 +77,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
     loadEngine(config, options.compile, {
       defaultSnapshot: options.defaultSnapshot ?? options.sampleSnapshot,
       load: options.runtime === 'lambda' ? 'lazy' : 'eager',
-      // A DATA_DIR that compiles with warnings serves, as `build` writes it; its operator is told, once per load.
+      // A DATA_DIR that compiles with warnings serves, as `build` writes it; its operator is told at
+      // each load, by each process that loads it (each worker, with WORKERS).
       onWarnings: (warnings) =>
         logger.warn({ warnings: warnings.length, first: warnings.slice(0, WARNINGS_LOGGED) }, 'the dataset has warnings: `carrier-locations validate` lists them'),
     });

@@ -11,8 +11,7 @@ import type { Findings } from './findings.js';
 import type { Gazetteer } from '../engine/gazetteer.js';
 import { distanceMiles } from '../engine/geo.js';
 import { placeKey } from '../engine/names.js';
-import { states } from 'states-us';
-import { isUsStateOrTerritory } from '../engine/us-states.js';
+import { isUsStateOrTerritory, stateCodeOfName } from '../engine/us-states.js';
 
 /** A location this far from its ZIP's point is probably in the wrong ZIP or has swapped or mistyped coordinates. */
 const TERMINAL_FROM_ZIP_MILES = 50;
@@ -77,7 +76,8 @@ function checkUsAddress(
     return;
   }
   const zip = gazetteer.zipPlace(z);
-  if (state && state !== zip.state) warning(line, stateDisagrees(state, zipCode.slice(0, 5), zip.state));
+  // A state written by its name has its own warning, which names its code: the ZIP's, or not.
+  if (state && state !== zip.state && stateCodeOfName(state) !== zip.state) warning(line, stateDisagrees(state, zipCode.slice(0, 5), zip.state));
   if (latitude === undefined || longitude === undefined) return;
   const miles = distanceMiles(latitude, longitude, zip.lat, zip.lng);
   if (miles > TERMINAL_FROM_ZIP_MILES) {
@@ -205,9 +205,10 @@ function checkServedZip(
   }
 }
 
-/** What two rows for one served place say differently: each look-up answers from one of them. */
-const SERVICE_FACTS = ['terminalCode', 'direct', 'serviceDays', 'addOnDays', 'cutoffTime'] as const;
+/** What a points-served row says of its place: every column but those that name the place. */
+const SERVICE_FACTS = SERVICE_POINTS.columns.filter((column) => !['carrier', 'zip', 'city', 'state'].includes(column));
 
+/** The columns two rows for one served place fill differently, as a clause: a look-up answers from one of them. */
 function disagreement(row: Partial<ServicePointRow>, first: Partial<ServicePointRow>): string {
   const differ = SERVICE_FACTS.filter((fact) => row[fact] !== undefined && first[fact] !== undefined && row[fact] !== first[fact]);
   if (differ.length === 0) return '';
@@ -220,9 +221,9 @@ const stateDisagrees = (state: string, zip: string, zipState: string) => `state 
 
 /** A state written by its name is found by no look-up by state: the message gives its code. */
 function notAState(state: string): string {
-  const named = states.find((s) => s.name.toLowerCase() === state.toLowerCase());
-  return named
-    ? `state "${state}" is a name: write its code, ${named.abbreviation}, or look-ups by state never list this location`
+  const code = stateCodeOfName(state);
+  return code
+    ? `state "${state}" is a name: write its code, ${code}, or look-ups by state never list this location`
     : `state "${state}" is not a US state or territory`;
 }
 

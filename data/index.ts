@@ -35,7 +35,11 @@ export interface CompileOptions {
   zipFile?: string | undefined;
   /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */
   gazetteer?: GazetteerTable<string[]> | undefined;
-  /** Called with the dataset's warnings, when it has some and no error (an error throws a DatasetError listing every finding). */
+  /**
+   * Called with the dataset's warnings when `dataDir` is read and has some and no error (an error
+   * throws a DatasetError listing every finding); a `dataset` given was checked by checkDataset,
+   * whose findings hold its warnings.
+   */
   onWarnings?: ((warnings: Finding[]) => void) | undefined;
 }
 

@@ -4,7 +4,7 @@
 import { carrierIdOf } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
-import { foldText, placeKey } from './names.js';
+import { foldText, placeKey, searchWords } from './names.js';
 import type { Network } from './network.js';
 import { pageOf } from './paging.js';
 import { compareNearest, compareText } from './ranking.js';
@@ -91,7 +91,7 @@ export class CarrierLookups {
   search(carrierId: string, { q, page = 1 }: ParsedTextSearchQuery): LocationPage {
     const c = this.net.requireCarrier(carrierId, 'search');
     // The schema has made sure of one such word.
-    const words = foldText(q).split(/\s+/).filter((w) => w.length >= 2);
+    const words = searchWords(q);
     const haystack = this.haystack(c);
     const [from] = this.net.carrierLocations(c);
     const locs = haystack.flatMap((text, i) => (words.every((w) => text.includes(w)) ? [from + i] : []));

@@ -14,6 +14,16 @@ export function foldText(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
+/** Words shorter than this match too much to be looked for alone. */
+const MIN_SEARCH_WORD = 2;
+
+/** The words a text search looks for: `q` folded as names are compared, its words of 2 or more characters. */
+export function searchWords(q: string): string[] {
+  return foldText(q)
+    .split(/\s+/)
+    .filter((word) => word.length >= MIN_SEARCH_WORD);
+}
+
 export function placeKey(name: string): string {
   const words = foldText(name)
     .replace(/['’`]/g, '')

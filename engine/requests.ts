@@ -5,7 +5,7 @@
 
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
-import { placeKey } from './names.js';
+import { placeKey, searchWords } from './names.js';
 import { US_STATE_CODES } from './us-states.js';
 import * as z from './zod.js';
 
@@ -241,12 +241,13 @@ export const geocodeQuerySchema = builtOnUse(() => z.object({ zip: zip('zip') })
 
 export const pagedSchema = builtOnUse(() => z.object({ page: pageSchema() }));
 
-/** A word of the text search: words shorter than this match too much to be asked for alone. */
-const SEARCH_WORD = /\S{2}/;
+const NO_SEARCH_WORD = 'q must contain a word of at least 2 characters';
 
 export const searchTextSchema = builtOnUse(() =>
   z.object({
-    q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD, { error: 'q must contain a word of at least 2 characters' })), {
+    // The pattern tells a client (the OpenAPI document) what a word is; the refinement is the rule
+    // itself, on the words as the search reads them, accents taken off (`e` and an accent is `e`).
+    q: withMeta(requiredText('q', { trim: true }).check(z.regex(/\S{2}/, { error: NO_SEARCH_WORD }), z.refine((q) => searchWords(q).length > 0, { error: NO_SEARCH_WORD })), {
       description: 'Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP',
     }),
     page: pageSchema(),

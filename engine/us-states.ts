@@ -17,3 +17,9 @@ export const US_TERRITORIES: ReadonlySet<string> = new Set(states.filter((s) => 
 export function isUsStateOrTerritory(code: string): boolean {
   return CODES.has(code);
 }
+
+/** The code of a state or territory written by its name, in any case (`new york` is NY). */
+export function stateCodeOfName(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return states.find((s) => s.name.toLowerCase() === lower)?.abbreviation;
+}

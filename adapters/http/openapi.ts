@@ -81,7 +81,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
       ? {
           requestBody: {
             required: true,
-            description: `A JSON object of at most ${MAX_BODY_BYTES} bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400)`,
+            description: `A JSON object of at most ${MAX_BODY_BYTES} bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding)`,
             content: { 'application/json': { schema: route.body } },
           },
         }

@@ -507,7 +507,12 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     const row = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,New York,14202,US,555-0103,,,42.9,-78.9,';
     expect(findingsOf({ terminals: [...TERMINALS, row] })).toEqual([
       warning('terminals.csv', 5, 'state "New York" is a name: write its code, NY, or look-ups by state never list this location'),
-      warning('terminals.csv', 5, 'state New York disagrees with ZIP 14202, which is in NY'),
+    ]);
+    // Named, but not the ZIP's state: both said.
+    const texas = 'acme-freight,BUF,Acme Buffalo,4 Elm St,,Buffalo,texas,14202,US,555-0103,,,42.9,-78.9,';
+    expect(findingsOf({ terminals: [...TERMINALS, texas] })).toEqual([
+      warning('terminals.csv', 5, 'state "texas" is a name: write its code, TX, or look-ups by state never list this location'),
+      warning('terminals.csv', 5, 'state texas disagrees with ZIP 14202, which is in NY'),
     ]);
   });
 
@@ -573,6 +578,12 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     ]);
     expect(findingsOf({ points: [...POINTS, 'acme-freight,10002,New York,NY,NYC,true,TR,1'] })).toEqual([
       warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 New York'),
+    ]);
+    // The optional columns too: what a can-reach answer says of the point.
+    const header = `${POINTS_HEADER},highCost`;
+    const points = [header, ...POINTS.slice(1).map((row) => `${row},false`), 'acme-freight,10002,New York,NY,NYC,true,TR,1,true'];
+    expect(findingsOf({ points })).toEqual([
+      warning('service-points.csv', 5, 'repeats line 3: acme-freight serving 10002 New York, and the two disagree on highCost: keep the one that is right'),
     ]);
   });
 

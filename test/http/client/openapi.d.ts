@@ -1316,7 +1316,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400) */
+        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding) */
         requestBody: {
             content: {
                 /**
@@ -1773,7 +1773,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400) */
+        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding) */
         requestBody: {
             content: {
                 /**
@@ -3787,7 +3787,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400) */
+        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding) */
         requestBody: {
             content: {
                 /**
@@ -5182,7 +5182,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400) */
+        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding) */
         requestBody: {
             content: {
                 /**
@@ -5737,7 +5737,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a Content-Encoding other than identity is a 400) */
+        /** @description A JSON object of at most 65536 bytes, in UTF-8, not compressed (a compressed body is not read: a 400 names its Content-Encoding) */
         requestBody: {
             content: {
                 /**
