@@ -48,7 +48,7 @@ export function int(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
-/** Memory (RSS, heap, an index's buffers) in MiB (2^20 bytes), as Node's own tools count it; printed as MiB. */
+/** Memory (RSS, heap, an index's buffers) in MiB (2^20 bytes), as Node's own tools count it. */
 export function mb(bytes: number): string {
   return (bytes / 2 ** 20).toFixed(1);
 }
