@@ -242,9 +242,16 @@ export class CarrierLookups {
     return [...locs].sort((a, b) => compareNearest(miles.get(a)!, a, miles.get(b)!, b));
   }
 
+  /**
+   * A terminal by its code as written, else in any case (`abi01` finds `ABI01`), as a drop point's
+   * id is found: codes are printed on paperwork in capitals and typed into URLs in lower case.
+   */
   private terminal(c: number, code: string): number {
     const [from, to] = this.net.carrierLocations(c);
-    for (let l = from; l < to; l++) if (this.net.t.locCode.at(l) === code) return l;
+    const codes = this.net.t.locCode;
+    for (let l = from; l < to; l++) if (codes.at(l) === code) return l;
+    const upper = code.toUpperCase();
+    for (let l = from; l < to; l++) if (codes.at(l).toUpperCase() === upper) return l;
     return -1;
   }
 

@@ -129,6 +129,7 @@ export function carrierRoutes(engine: Engine, carrier: Carrier): Route[] {
           return num === undefined ? undefined : { params: { num } };
         },
         summary: `ZIPs served by one ${name} ${word} (an unknown ${word} is an empty page)`,
+        description: `\`num\` is the ${word}'s \`terminalCode\`, as written or in any case.`,
         query: pagedSchema,
         errors: [400],
         response: 'locationPage',

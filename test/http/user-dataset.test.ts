@@ -48,7 +48,12 @@ describe('an API over a user dataset', () => {
     expect(locationPageSchema.parse(JSON.parse(acme.body)).locations.map((l) => l.terminalCode)).toEqual(['A1']);
     const rr = await get('/api/roadrunner-location', { state: 'AZ' });
     expect(JSON.parse(rr.body).total).toBe(1);
-    expect((await get('/api/acme-location/terminal/A1')).status).toBe(200);
+    // A terminal's code as written or in any case; an unknown one is an empty page.
+    for (const [code, total] of [['A1', 1], ['a1', 1], ['A2', 0]] as const) {
+      const page = await get(`/api/acme-location/terminal/${code}`);
+      expect(page.status).toBe(200);
+      expect(JSON.parse(page.body).total).toBe(total);
+    }
     // A region matches in any case.
     for (const region of ['Zone-7', 'zone-7', 'ZONE-7']) {
       const zoned = JSON.parse((await get('/api/zoned-location', { region })).body);

@@ -213,7 +213,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ZIPs served by one Carrier A station (an unknown station is an empty page) */
+        /**
+         * ZIPs served by one Carrier A station (an unknown station is an empty page)
+         * @description `num` is the station's `terminalCode`, as written or in any case.
+         */
         get: operations["terminalPointsCarrierA"];
         put?: never;
         post?: never;
@@ -352,7 +355,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ZIPs served by one Carrier B terminal (an unknown terminal is an empty page) */
+        /**
+         * ZIPs served by one Carrier B terminal (an unknown terminal is an empty page)
+         * @description `num` is the terminal's `terminalCode`, as written or in any case.
+         */
         get: operations["terminalPointsCarrierB"];
         put?: never;
         post?: never;
@@ -585,7 +591,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ZIPs served by one Carrier E terminal (an unknown terminal is an empty page) */
+        /**
+         * ZIPs served by one Carrier E terminal (an unknown terminal is an empty page)
+         * @description `num` is the terminal's `terminalCode`, as written or in any case.
+         */
         get: operations["terminalPointsCarrierE"];
         put?: never;
         post?: never;
@@ -710,7 +719,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ZIPs served by one Carrier G terminal (an unknown terminal is an empty page) */
+        /**
+         * ZIPs served by one Carrier G terminal (an unknown terminal is an empty page)
+         * @description `num` is the terminal's `terminalCode`, as written or in any case.
+         */
         get: operations["terminalPointsCarrierG"];
         put?: never;
         post?: never;
@@ -832,7 +844,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ZIPs served by one Carrier I terminal (an unknown terminal is an empty page) */
+        /**
+         * ZIPs served by one Carrier I terminal (an unknown terminal is an empty page)
+         * @description `num` is the terminal's `terminalCode`, as written or in any case.
+         */
         get: operations["terminalPointsCarrierI"];
         put?: never;
         post?: never;
