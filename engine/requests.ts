@@ -5,7 +5,7 @@
 
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
-import { placeKey, searchWords } from './names.js';
+import { placeKey, SEARCH_WORD_PATTERN, searchWords } from './names.js';
 import { US_STATE_CODES } from './us-states.js';
 import * as z from './zod.js';
 
@@ -245,10 +245,10 @@ const NO_SEARCH_WORD = 'q must contain a word of at least 2 characters';
 
 export const searchTextSchema = builtOnUse(() =>
   z.object({
-    // The pattern tells a client (the OpenAPI document) what a word is; the refinement is the rule
-    // itself, on the words as the search reads them, accents taken off (`e` and an accent is `e`).
-    q: withMeta(requiredText('q', { trim: true }).check(z.regex(/\S{2}/, { error: NO_SEARCH_WORD }), z.refine((q) => searchWords(q).length > 0, { error: NO_SEARCH_WORD })), {
-      description: 'Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP',
+    // The pattern tells a client (the OpenAPI document) what a word is, accents' marks not counted;
+    // the refinement is the rule itself, on the words as the search reads them.
+    q: withMeta(requiredText('q', { trim: true }).check(z.regex(SEARCH_WORD_PATTERN, { error: NO_SEARCH_WORD }), z.refine((q) => searchWords(q).length > 0, { error: NO_SEARCH_WORD })), {
+      description: 'Words to find, separated by spaces; each word of 2 or more characters (an accent\'s combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP',
     }),
     page: pageSchema(),
   }),

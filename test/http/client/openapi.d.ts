@@ -2944,7 +2944,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example 875
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -4360,7 +4360,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example 6427
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -5515,7 +5515,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example AE-ABU-01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -6775,7 +6775,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ALT01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -7357,7 +7357,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ROC01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -8389,7 +8389,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ALB01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -8971,7 +8971,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example WIN01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -10318,7 +10318,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example ACA01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
@@ -10837,7 +10837,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Words to find, separated by spaces; each word of 2 or more characters must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
+                 * @description Words to find, separated by spaces; each word of 2 or more characters (an accent's combining mark not counted) must occur, in any case and with or without accents, in the name, terminal code, city, state or ZIP
                  * @example BIL01
                  */
                 q: string & (unknown & unknown & unknown & unknown);
