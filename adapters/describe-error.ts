@@ -2,8 +2,7 @@
 // prints when a command fails (exit code 1), and the reason a server's health report gives for a
 // reload that failed.
 
-import { DatasetError } from '../engine/errors.js';
-import { findingText, firstOfFindings } from '../data/findings.js';
+import { DatasetError, findingText, firstOfFindings } from '../engine/errors.js';
 import { missingPeer, notInstalled } from './optional-peers.js';
 
 export function describeError(err: unknown): string {

@@ -124,17 +124,21 @@ function queryPairs(event: {
  * trailing segments it covers; those are kept as received, percent-encoding included. Of them,
  * `basePath` (BASE_PATH) is dropped where the route's literal segments start with it (a service
  * mounted under `/carriers/{proxy+}` on a shared API); a parameter's value is the API's own path,
- * never cut. When the counts disagree the path stays as it came. Without a route template (an HTTP
- * API's `$default` route, a load balancer's path rule) nothing in the event tells the prefix:
- * `basePath` is dropped from the front of the path, if it is there.
+ * never cut. When the counts disagree the path stays as it came, less a named stage. Without a
+ * route template (an HTTP API's `$default` route, a load balancer's path rule) only the stage (`stage`,
+ * `/prod`, when the path starts with it) and `basePath` are dropped from the front of the path. A
+ * route's count is taken on the whole path: a stage named as the API's first segment (`api`) is
+ * then not mistaken for it when a custom domain's path does not hold the stage.
  */
 function routedPath(
   path: string,
   template: string | undefined,
   params: Record<string, string | undefined> | null | undefined,
   basePath: string | undefined,
+  stage = '',
 ): string {
-  if (template === undefined || !template.startsWith('/')) return withoutBasePath(path, basePath);
+  const unstaged = stage !== '' && path.startsWith(`${stage}/`) ? path.slice(stage.length) : path;
+  if (template === undefined || !template.startsWith('/')) return withoutBasePath(unstaged, basePath);
   const segments = template.split('/').filter(Boolean);
   let own = 0;
   for (const segment of segments) {
@@ -142,14 +146,14 @@ function routedPath(
     if (greedy === null) own++;
     else {
       const value = params?.[greedy[1]!];
-      if (value === undefined) return withoutBasePath(path, basePath);
+      if (value === undefined) return withoutBasePath(unstaged, basePath);
       own += value.split('/').filter(Boolean).length;
     }
   }
   // A trailing slash is the request's own (one is ignored on every path): kept, and not counted.
   const trailing = path.length > 1 && path.endsWith('/');
   const parts = (trailing ? path.slice(0, -1) : path).split('/').slice(1);
-  if (parts.length < own) return path;
+  if (parts.length < own) return unstaged;
   const kept = parts.slice(parts.length - own + prefixLength(segments, basePath)).join('/');
   return `/${kept}${trailing && kept !== '' ? '/' : ''}`;
 }
@@ -250,8 +254,7 @@ const httpApiProcessor: EventProcessor<APIGatewayProxyEventV2, APIGatewayProxySt
   toRequest(event, basePath) {
     const stage = event.requestContext.stage;
     const prefix = stage && stage !== '$default' ? `/${stage}` : '';
-    const unstaged = prefix && event.rawPath.startsWith(`${prefix}/`) ? event.rawPath.slice(prefix.length) : event.rawPath;
-    const path = routedPath(unstaged, routeKeyTemplate(event.routeKey), event.pathParameters, basePath);
+    const path = routedPath(event.rawPath, routeKeyTemplate(event.routeKey), event.pathParameters, basePath, prefix);
     return {
       method: event.requestContext.http.method,
       path,

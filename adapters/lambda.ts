@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Context } from 'aws-lambda';
 import type { Logger } from 'pino';
 import { besideCode } from '../engine/package-files.js';
+import { describeError } from './describe-error.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
 import { SERVICE_KEY } from './http/keys.js';
@@ -36,27 +37,30 @@ export function createLambdaHandler(
 ): (event: LambdaEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<LambdaResult> {
   const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
   return async (event, context) => {
-    // Without a caller's id, the invocation's: the same id as Lambda's own log lines for it.
+    // Without a caller's id that the logs can take, the invocation's: the id of Lambda's own log lines for it.
     const invocationId = context?.awsRequestId;
     // Direct invocations and test tools send anything, null included: the handler answers, never throws.
     const processor = processorFor(event);
-    if (!processor) return plainResult(ownAnswer(400, UNSUPPORTED, invocationId));
+    if (!processor) return plainResult(ownAnswer(400, UNSUPPORTED, undefined, invocationId));
     // Refused before the core sees it (no route, key or quota): AWS never sends such an event. Its
     // headers may be the field in question: the id is the invocation's.
     const unreadable = unreadableField(processor, event);
-    if (unreadable !== undefined) return processor.toResult(ownAnswer(400, `unreadable event: ${unreadable}`, invocationId), event);
+    if (unreadable !== undefined) return processor.toResult(ownAnswer(400, `unreadable event: ${unreadable}`, undefined, invocationId), event);
     let started: LambdaTarget;
     try {
       started = await getTarget();
     } catch (err) {
       logStartFailure(err);
-      return processor.toResult(ownAnswer(500, NOT_STARTED, processor.toRequest(event).headers['x-request-id'] ?? invocationId), event);
+      return processor.toResult(ownAnswer(500, NOT_STARTED, processor.toRequest(event).headers['x-request-id'], invocationId), event);
     }
     // The body is decoded only if the route takes one, after the key and the quota (a base64 body
     // that is not UTF-8 is then the route's 400, with its request id and quota headers).
     const request = processor.toRequest(event, started.basePath);
-    if (request.headers['x-request-id'] === undefined && invocationId) request.headers['x-request-id'] = invocationId;
-    return processor.toResult(await started.core.serve(request, async () => eventBody(event)), event);
+    if (invocationId) request.headers['x-request-id'] = requestIdFor(request.headers['x-request-id'], invocationId);
+    const answer = await started.core.serve(request, async () => eventBody(event));
+    // A HEAD's answer is GET's headers without its body: node:http drops the body itself, and a load
+    // balancer or gateway that passed it on would hand the client bytes it did not ask for.
+    return processor.toResult(request.method === 'HEAD' ? { ...answer, body: '', base64: false } : answer, event);
   };
 }
 
@@ -65,13 +69,13 @@ export function createLambdaHandler(
  * taken as the core takes one (requestIdFor). It writes no `request` log line: the logger is the
  * started service's (docs/reliability.md).
  */
-function ownAnswer(status: number, message: string, requestId: string | undefined): HttpResponse {
-  return errorResponse(status, message, withEveryAnswerHeaders({}, requestIdFor(requestId)));
+function ownAnswer(status: number, message: string, callerId: string | undefined, invocationId: string | undefined): HttpResponse {
+  return errorResponse(status, message, withEveryAnswerHeaders({}, requestIdFor(callerId, invocationId)));
 }
 
 /** A start that failed, on standard error for the function's log: each attempt, in the init phase or on an invocation. */
 function logStartFailure(err: unknown): void {
-  console.error(`carrier-locations could not start: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`carrier-locations could not start: ${describeError(err)}`);
 }
 
 /** A result every event shape's runtime reads, for events no processor could read. */

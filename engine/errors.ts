@@ -55,3 +55,23 @@ export interface Finding {
   message: string;
 }
 
+/** `terminals.csv:12` (`carriers.json` for the file as a whole): where a finding is. */
+export function findingPlace(f: Finding): string {
+  return `${f.file}${f.line > 0 ? `:${f.line}` : ''}`;
+}
+
+/**
+ * `service-points.csv:5: terminalCode "NOPE" ...`: a finding as validate prints it, less its level,
+ * which the line it is printed on says (`error:`, `warning:`). Here, beside the error that carries
+ * findings, so that a runtime that reports a DatasetError need not load the build.
+ */
+export function findingText(f: Finding): string {
+  return `${findingPlace(f)}: ${f.message}`;
+}
+
+/** Findings in one line, for a command that does not list them all: the first, and how many more `validate` lists. */
+export function firstOfFindings(texts: readonly string[]): string {
+  const [first = '', ...rest] = texts;
+  return rest.length === 0 ? first : `${first} (and ${rest.length} more: see carrier-locations validate)`;
+}
+

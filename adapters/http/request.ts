@@ -164,9 +164,13 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
  */
 let randomUUID: (() => string) | undefined;
 
-/** Keeps a caller's request id for tracing across services unless it could pollute the logs. */
-export function requestIdFor(incoming: string | undefined): string {
+/**
+ * Keeps a caller's request id for tracing across services unless it could pollute the logs; else
+ * `fallback` (a Lambda invocation's id), else a new one.
+ */
+export function requestIdFor(incoming: string | undefined, fallback?: string): string {
   if (incoming !== undefined && SANE_REQUEST_ID.test(incoming)) return incoming;
+  if (fallback !== undefined) return fallback;
   randomUUID ??= process.getBuiltinModule('node:crypto').randomUUID;
   return randomUUID();
 }

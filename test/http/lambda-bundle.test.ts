@@ -163,6 +163,11 @@ describe('the built Lambda bundle', () => {
     const outside = await answer({});
     expect(outside.status).toBe(500);
     expect(outside.log).toMatch(/could not start: .*snapshot/);
+    // A SNAPSHOT_PATH that is not there: one line naming the file, as the command line names it
+    // (not Node's `ENOENT: no such file or directory, open '...'`).
+    const missing = await runBundleLogged(dir, [httpApiEvent(geocode)], { SNAPSHOT_PATH: '/no/such.snapshot' });
+    expect(replyOf(missing.results[0]).status).toBe(500);
+    expect(missing.log).toMatch(/^carrier-locations could not start: \/no\/such\.snapshot: no such file or directory$/m);
   }, 60_000);
 
   it.each([

@@ -11,6 +11,7 @@ import type { LambdaEvent } from '../../adapters/lambda.js';
 import { describeApiContract } from './contract.js';
 import { API_KEYS, createTestApp, KEYS } from './fixtures.js';
 import { albEvent, httpApiEvent, lambdaSend, replyOf, restApiEvent } from './senders.js';
+import type { ApiRequest } from './cases.js';
 
 describeApiContract(
   'Lambda, API Gateway REST API (payload v1)',
@@ -231,6 +232,22 @@ describe('Lambda event details', () => {
     }
   });
 
+  it('routes an HTTP API whose stage is named as the API\'s first segment (api), with and without the stage in the path', async () => {
+    const geocode = { method: 'GET', path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.pro } };
+    // The execute-api URL: the stage leads the raw path (/api/api/locations/geocode).
+    const staged = httpApiEvent(geocode, { stage: 'api' });
+    expect(staged.rawPath).toBe('/api/api/locations/geocode');
+    // A custom domain's mapping to the stage: the raw path holds no stage.
+    const mapped = { ...staged, rawPath: '/api/locations/geocode' };
+    // The $default route: nothing but the stage to take off.
+    const { pathParameters: _, ...unrouted } = staged;
+    const byDefault = { ...unrouted, routeKey: '$default' };
+    for (const event of [staged, mapped, byDefault]) {
+      const reply = replyOf(await lambda(event));
+      expect([event.rawPath, event.routeKey, reply.status, JSON.parse(reply.body).location?.city]).toEqual([event.rawPath, event.routeKey, 200, 'Chicago']);
+    }
+  });
+
   it("sends the docs script gzipped where the service passes bytes on, under a load balancer's 1 MB limit", async () => {
     const script = { method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, deflate, br' } };
     const plain = replyOf(await lambda(albEvent({ ...script, headers: {} })));
@@ -258,6 +275,20 @@ describe('Lambda event details', () => {
     expect(await idOf(httpApiEvent(health), context)).toBe(context.awsRequestId);
     expect(await idOf(restApiEvent({ ...health, headers: { 'X-Request-Id': 'trace-42' } }), context)).toBe('trace-42');
     expect(await idOf(albEvent(health))).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // A caller's id the logs cannot take (a space, too long) gives way to the invocation's, not to a new one.
+    for (const id of ['a b', 'x'.repeat(129)]) {
+      expect(await idOf(httpApiEvent({ ...health, headers: { 'X-Request-Id': id } }), context)).toBe(context.awsRequestId);
+    }
+  });
+
+  it("answers a HEAD with GET's status and headers and no body", async () => {
+    const geocode = { path: '/api/locations/geocode', query: { zip: '60601' }, headers: { 'x-api-key': KEYS.enterprise } };
+    for (const send of [httpApiEvent, restApiEvent, albEvent] as ((r: ApiRequest) => LambdaEvent)[]) {
+      const get = replyOf(await lambda(send({ method: 'GET', ...geocode })));
+      const head = replyOf(await lambda(send({ method: 'HEAD', ...geocode })));
+      expect(JSON.parse(get.body).location.city).toBe('Chicago');
+      expect([head.status, head.body, head.headers['content-type']]).toEqual([200, '', get.headers['content-type']]);
+    }
   });
 
   it('refuses an event of another kind with a JSON 400', async () => {
