@@ -2,12 +2,14 @@
 // imports, copies the compiled snapshot and the /docs and /map assets beside it, so the folder runs (and
 // zips for upload) without node_modules.
 
-import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { DEFAULT_SNAPSHOT, MAP_ASSETS_DIR } from '../engine/package-files.js';
+import { readSnapshot } from '../engine/snapshot.js';
 import { bundleForNode, codeFile, packageRoot } from './build-bundles.js';
+import { describeError } from './describe-error.js';
 import { DOCS_ASSETS, swaggerUiDir } from './http/docs.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 
@@ -42,13 +44,19 @@ export interface LambdaBuild {
 export async function buildLambda(
   options: { outDir?: string; snapshot?: string } = {},
 ): Promise<LambdaBuild> {
-  const outDir = options.outDir ?? LAMBDA_OUT_DIR;
-  const own = options.snapshot ?? process.env.SNAPSHOT_PATH;
+  const finalDir = options.outDir ?? LAMBDA_OUT_DIR;
+  // Blank is unset, as for every variable of the environment's table (config.ts).
+  const own = options.snapshot ?? (process.env.SNAPSHOT_PATH?.trim() || undefined);
   const snapshot = own ?? DEFAULT_SNAPSHOT;
-  if (!existsSync(snapshot)) throw new Error(`no snapshot at ${snapshot}: run \`npm run data:build\` first`);
+  if (own === undefined && !existsSync(snapshot)) throw new Error(`no snapshot at ${snapshot}: run \`npm run data:build\` first`);
+  // Read whole and every section checked, as a server checks a snapshot before it serves it: a
+  // folder shipped with a file that is no snapshot, or a damaged one, would answer 500s on Lambda.
+  readSnapshot(snapshot, 'eager');
+  // Made beside the folder and put in its place once whole: a build that fails leaves the last
+  // folder as it was.
+  const outDir = `${finalDir}.partial`;
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'swagger-ui'), { recursive: true });
-  const bundle = join(outDir, 'index.mjs');
   // What only some containers use (the Redis client, loaded by a dynamic import when REDIS_URL is
   // set; the DynamoDB client, when DYNAMODB_TABLE is) goes to chunks of its own. The DynamoDB client
   // is bundled, not left to the copy of SDK v3 that Lambda's Node runtime carries: the folder then
@@ -72,11 +80,26 @@ export async function buildLambda(
   if (docs) for (const name of DOCS_ASSETS) copyFileSync(join(docs, name), join(outDir, 'swagger-ui', name));
   // The /map page's assets, when this package's build made them (`npm run build`).
   if (existsSync(join(MAP_ASSETS_DIR, 'map.js'))) cpSync(MAP_ASSETS_DIR, join(outDir, 'map'), { recursive: true });
-  return { outDir, bundle, snapshot: snapshotFile, bundleBytes: statSync(bundle).size, snapshotBytes: statSync(snapshot).size };
+  rmSync(finalDir, { recursive: true, force: true });
+  renameSync(outDir, finalDir);
+  const bundle = join(finalDir, 'index.mjs');
+  return {
+    outDir: finalDir,
+    bundle,
+    snapshot: join(finalDir, basename(snapshotFile)),
+    bundleBytes: statSync(bundle).size,
+    snapshotBytes: statSync(snapshot).size,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await buildLambda();
-  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`; // decimal, as `carrier-locations build` reports it
-  console.log(`${result.bundle} (${mb(result.bundleBytes)}), snapshot ${mb(result.snapshotBytes)}: zip ${result.outDir} and upload it`);
+  try {
+    const result = await buildLambda();
+    const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`; // decimal, as `carrier-locations build` reports it
+    console.log(`${result.bundle} (${mb(result.bundleBytes)}), snapshot ${mb(result.snapshotBytes)}: zip ${result.outDir} and upload it`);
+  } catch (err) {
+    // One line, as the command line answers a failure: the file and what is wrong with it.
+    console.error(`error: ${describeError(err)}`);
+    process.exitCode = 1;
+  }
 }

@@ -17,6 +17,7 @@ import { API_KEYS, createTestApp, KEYS, sampleEngine } from './fixtures.js';
 import { albEvent, httpApiEvent, replyOf, restApiEvent, supertestSend } from './senders.js';
 import { createKvStore } from '../../adapters/kv/create.js';
 import { LOCAL_AWS_ENV, useLocalAwsCredentials } from '../support/dynalite.js';
+import { CLI, runCli } from '../support/cli.js';
 
 /**
  * Imports the bundle, answers each event of the JSON array on stdin, writes the results to the file
@@ -253,6 +254,43 @@ describe('the built Lambda bundle', () => {
       const [report, answer] = (await runBundle(own, [health, httpApiEvent(geocode)], { AWS_LAMBDA_FUNCTION_NAME: 'carrier-locations', NODE_ENV: 'production' })).map(replyOf);
       expect(JSON.parse(report.body).data).toMatchObject({ source: 'snapshot', name: 'snapshot.bin' });
       expect(answer.status).toBe(200);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('is not built from a file that is no snapshot or is damaged, and such a build leaves the last folder as it was; a blank SNAPSHOT_PATH is unset', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'carrier-lambda-refused-'));
+    try {
+      const folder = join(own, 'lambda');
+      await buildLambda({ outDir: folder, snapshot: DEFAULT_SNAPSHOT });
+      const before = readdirSync(folder).sort();
+      const damaged = join(own, 'damaged.snapshot');
+      const bytes = readFileSync(DEFAULT_SNAPSHOT);
+      bytes[bytes.length - 100] ^= 0xff;
+      writeFileSync(damaged, bytes);
+      const csv = join(own, 'terminals.csv');
+      writeFileSync(csv, 'carrier,terminalCode\n');
+      for (const [snapshot, message] of [
+        [csv, /terminals\.csv: not a carrier-location snapshot/],
+        [damaged, /damaged\.snapshot: corrupt snapshot/],
+        [join(own, 'missing.snapshot'), /missing\.snapshot/],
+      ] as const) {
+        await expect(buildLambda({ outDir: folder, snapshot }), snapshot).rejects.toThrow(message);
+        expect(readdirSync(folder).sort()).toEqual(before);
+      }
+      // As the command runs it: one line naming the file, exit 1.
+      const refused = await runCli([], { command: [process.execPath, CLI.replace(/cli\.js$/, 'build-lambda.js')], env: { SNAPSHOT_PATH: csv } });
+      expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', `error: ${csv}: not a carrier-location snapshot\n`]);
+      // Blank is unset: the sample's folder, named as the sample.
+      const saved = process.env.SNAPSHOT_PATH;
+      process.env.SNAPSHOT_PATH = ' ';
+      try {
+        expect(basename((await buildLambda({ outDir: folder })).snapshot)).toBe('sample.snapshot');
+      } finally {
+        if (saved === undefined) delete process.env.SNAPSHOT_PATH;
+        else process.env.SNAPSHOT_PATH = saved;
+      }
     } finally {
       rmSync(own, { recursive: true, force: true });
     }
