@@ -244,7 +244,12 @@ const envSchema = z.object({
         return trimmed === '' ? undefined : trimmed;
       }),
     )
-    .check(z.refine((path) => path === undefined || BASE_PATH.test(path), { error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1' })),
+    // `.` and `..` segments are resolved by a client before it sends: no request's path holds them.
+    .check(
+      z.refine((path) => path === undefined || (BASE_PATH.test(path) && !/\/\.\.?(?=\/|$)/.test(path)), {
+        error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1',
+      }),
+    ),
   LOG_LEVEL: blankIsUnset(
     z._default(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -276,6 +281,11 @@ const envSchema = z.object({
         return z.NEVER;
       }
       origins.push(origin);
+    }
+    // Commas alone (`,`) name no origin: unset is how to allow none, and this reads as a typo.
+    if (origins.length === 0) {
+      ctx.issues.push({ code: 'custom', input: text, message: 'CORS_ORIGINS names no origin: list origins such as https://app.example.com, or * for any' });
+      return z.NEVER;
     }
     return origins;
   })),

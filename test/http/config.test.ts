@@ -86,6 +86,8 @@ describe('readConfig', () => {
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, /^CORS_ORIGINS: "https:\/\/app\.example\.com\/path" is not an origin/],
     [{ CORS_ORIGINS: 'app.example.com' }, /^CORS_ORIGINS: "app\.example\.com" is not an origin/],
     [{ CORS_ORIGINS: 'https://a.example, *' }, /^CORS_ORIGINS: "\*" is not an origin/],
+    [{ CORS_ORIGINS: ',' }, /^CORS_ORIGINS names no origin: list origins such as https:\/\/app\.example\.com, or \* for any$/],
+    [{ CORS_ORIGINS: ' , ,' }, /^CORS_ORIGINS names no origin/],
     [{ WORKERS: '0' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
     [{ WORKERS: 'all' }, /^WORKERS must be a positive integer or "auto" \(one per core\)$/],
     [{ WORKERS: '2.5' }, /^WORKERS must be a positive integer or "auto"/],
@@ -131,11 +133,12 @@ describe('readConfig', () => {
     ['//carriers', '/carriers'],
     ['/', undefined],
     ['  ', undefined],
+    ['/carriers.v1/..x', '/carriers.v1/..x'],
   ])('reads BASE_PATH %j on Lambda as %j', (value, basePath) => {
     expect(readConfig({ BASE_PATH: value }, 'lambda').basePath).toBe(basePath);
   });
 
-  it.each(['/car riers', '/carriers?x=1', '/carriers#top', '/a//b'])('refuses BASE_PATH %j', (value) => {
+  it.each(['/car riers', '/carriers?x=1', '/carriers#top', '/a//b', '/carriers/../x', '/./carriers', '/carriers/..'])('refuses BASE_PATH %j', (value) => {
     expect(() => readConfig({ BASE_PATH: value }, 'lambda')).toThrow(/^BASE_PATH must be a URL path such as \/carriers or \/carriers\/v1$/);
   });
 
