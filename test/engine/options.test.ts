@@ -125,8 +125,16 @@ describe("compileDataset's and buildSnapshot's options", () => {
     expect(invalid(() => compileDataset({ dataDir: '' }))).toBe('dataDir must not be empty');
     expect(invalid(() => compileDataset({ dataset: 'my-carriers' as never }))).toBe('dataset must be the dataset checkDataset(dir) returns');
     const { dataset } = checkDataset(EXAMPLE, { mapping });
-    expect(invalid(() => compileDataset({ dataset: dataset!, mapping }))).toBe(
+    expect(invalid(() => compileDataset({ dataset, mapping }))).toBe(
       'dataset is a dataset already read (with its mapping): give it without mapping',
+    );
+  });
+
+  it("takes checkDataset's answer as it is typed; a dataset with errors (null) is refused as such", () => {
+    const broken = checkDataset(join(out, 'no-such-dataset'));
+    expect(broken.dataset).toBeNull();
+    expect(invalid(() => buildSnapshot(join(out, 'broken.snapshot'), { dataset: broken.dataset, gazetteer: broken.gazetteer }))).toBe(
+      'dataset is null: the dataset checkDataset(dir) read has errors, listed in its findings; fix them and check it again',
     );
   });
 
@@ -143,7 +151,7 @@ describe("compileDataset's and buildSnapshot's options", () => {
     // The same file as from the dataset checkDataset read with the mapping.
     const checked = checkDataset(EXAMPLE, { mapping });
     const fromCheck = join(out, 'from-check.snapshot');
-    buildSnapshot(fromCheck, { dataset: checked.dataset!, gazetteer: checked.gazetteer });
+    buildSnapshot(fromCheck, { dataset: checked.dataset, gazetteer: checked.gazetteer });
     expect(readFileSync(mapped).equals(readFileSync(fromCheck))).toBe(true);
   });
 });
