@@ -6,12 +6,14 @@ import { existsSync } from 'node:fs';
 import type { Context } from 'aws-lambda';
 import type { Logger } from 'pino';
 import { besideCode } from '../engine/package-files.js';
+import { parseWithZod } from '../engine/requests.js';
+import * as z from '../engine/zod.js';
 import { describeError } from './describe-error.js';
 import type { App } from './http/app.js';
 import { errorResponse } from './http/errors.js';
 import { SERVICE_KEY } from './http/keys.js';
 import { requestIdFor, withEveryAnswerHeaders, type HttpResponse } from './http/request.js';
-import { readConfig } from './http/config.js';
+import { BASE_PATH, readConfig } from './http/config.js';
 import { eventBody, prepareEventChecks, processorFor, unreadableField, type LambdaEvent, type LambdaResult } from './lambda-events.js';
 import { FOLDER_SAMPLE, FOLDER_SNAPSHOT } from './lambda-folder.js';
 import { startService } from './startup.js';
@@ -27,15 +29,41 @@ export interface LambdaTarget {
   basePath?: string | undefined;
 }
 
+const TAKES = 'createLambdaHandler takes { core, basePath }, or a function that resolves to them';
+
+const isCore = (value: unknown) => typeof (value as { serve?: unknown } | null | undefined)?.serve === 'function';
+
+/** A target given as an object, checked as the handler is made: a mistake fails there, not at the first event. */
+const targetSchema = () =>
+  z.pipe(
+    z.custom<unknown>((value) => !isCore(value), { error: `${TAKES}: give the core as { core }, not the core itself` }),
+    z.strictObject(
+      {
+        core: z.custom<App>(isCore, { error: 'core must be the API core createApp returns (an object with serve)' }),
+        basePath: z.optional(
+          z.string({ error: 'basePath must be a string' }).check(z.regex(BASE_PATH, { error: 'basePath must be a URL path such as /carriers or /carriers/v1' })),
+        ),
+      },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}: the options are core, basePath`
+            : `${TAKES} (got ${issue.input === null ? 'null' : typeof issue.input})`,
+      },
+    ),
+  );
+
 /**
- * A handler around a target, or around a function that builds one. A start that fails (no
- * API_KEYS, a bad snapshot) is logged with its reason, for the function's logs, and answered as a
- * JSON 500; the next invocation tries again.
+ * A handler around a target, or around a function that builds one. A target object is checked
+ * now (an InvalidInputError names what is wrong). A start that fails (no API_KEYS, a bad snapshot)
+ * is logged with its reason, for the function's logs, and answered as a JSON 500; the next
+ * invocation tries again.
  */
 export function createLambdaHandler(
   target: LambdaTarget | (() => Promise<LambdaTarget>),
 ): (event: LambdaEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<LambdaResult> {
-  const getTarget = typeof target === 'function' ? target : () => Promise.resolve(target);
+  const checked = typeof target === 'function' ? undefined : (parseWithZod(targetSchema(), target) as LambdaTarget);
+  const getTarget = checked === undefined ? (target as () => Promise<LambdaTarget>) : () => Promise.resolve(checked);
   return async (event, context) => {
     // Without a caller's id that the logs can take, the invocation's: the id of Lambda's own log lines for it.
     const invocationId = context?.awsRequestId;

@@ -328,7 +328,7 @@ function originOf(text: string): string | undefined {
 const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
 /** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
-const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
+export const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
 const SERVER_ONLY: readonly string[] = Object.entries(ENVIRONMENT).filter(([, v]) => v.scope === 'server').map(([name]) => name);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { ALBResult, APIGatewayProxyResult, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpRequest } from '../../adapters/http/request.js';
+import { InvalidInputError } from '../../engine/errors.js';
 import { createLambdaHandler, handler } from '../../adapters/lambda.js';
 import type { LambdaEvent } from '../../adapters/lambda.js';
 import { describeApiContract } from './contract.js';
@@ -320,6 +321,30 @@ describe('Lambda event details', () => {
       if (error) expect(JSON.parse(reply.body)).toEqual({ error });
       expect(reply.headers['x-request-id']).toBeTruthy();
     }
+  });
+});
+
+describe("createLambdaHandler's target", () => {
+  /** The message of the InvalidInputError that making a handler around `target` throws. */
+  const refused = (target: unknown): string => {
+    try {
+      createLambdaHandler(target as never);
+    } catch (err) {
+      expect(err).toBeInstanceOf(InvalidInputError);
+      return (err as Error).message;
+    }
+    throw new Error('expected an InvalidInputError, but the handler was made');
+  };
+
+  it('is checked as the handler is made: a core given alone, or a wrong option, is an InvalidInputError naming it', () => {
+    const core = createTestApp();
+    const TAKES = 'createLambdaHandler takes { core, basePath }, or a function that resolves to them';
+    expect(refused(core)).toBe(`${TAKES}: give the core as { core }, not the core itself`);
+    expect(refused(undefined)).toBe(`${TAKES} (got undefined)`);
+    expect(refused({ core: {} })).toBe('core must be the API core createApp returns (an object with serve)');
+    expect(refused({ core, basePath: 5 })).toBe('basePath must be a string');
+    expect(refused({ core, basePath: 'carriers' })).toBe('basePath must be a URL path such as /carriers or /carriers/v1');
+    expect(refused({ core, base: '/carriers' })).toBe('unknown option base: the options are core, basePath');
   });
 });
 
