@@ -1,7 +1,6 @@
 // Per-carrier endpoints: list by the carrier's lookup parameter, text search, the points a
 // terminal serves, batches and coverage statistics.
 
-import { carrierIdOf } from './carriers.js';
 import { InvalidInputError } from './errors.js';
 import type { Gazetteer } from './gazetteer.js';
 import { foldText, placeKey, searchWords } from './names.js';
@@ -129,8 +128,7 @@ export class CarrierLookups {
 
   /** Every location of a carrier with the coverage of its whole network: what a map of the carrier draws. */
   network(carrier: string): CarrierNetworkResult {
-    // In any case, as the unified queries' `carrier` and `carriers` take an id.
-    const c = this.net.requireCarrier(carrierIdOf(parseInput(pathParamSchema('carrier'), carrier)), 'network');
+    const c = this.net.requireCarrier(carrier, 'network');
     const { id, name, scac, kind } = this.net.carriers[c];
     const { success, ...coverage } = this.coverageOf(c, undefined, undefined);
     const locations = this.filter(c, () => true).map((l) => this.shapes.record(l));

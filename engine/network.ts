@@ -1,13 +1,14 @@
 // Read-only view of a compiled network: its carriers, the locations of each, the points-served
 // table by ZIP, locations by ZIP, city and state, and the spatial indexes.
 
-import { unansweredQuery, type Carrier, type CarrierQuery } from './carriers.js';
+import { carrierIdOf, unansweredQuery, type Carrier, type CarrierQuery } from './carriers.js';
 import { NotFoundError } from './errors.js';
 import { distanceMiles, haversineTerm, milesToTerm, RAD, termToMiles } from './geo.js';
 import { ZIP_CODES } from './gazetteer.js';
 import { Hits } from './hits.js';
 import { LocationIndex } from './location-index.js';
 import { placeKey } from './names.js';
+import { carrierIdSchema, parseInput } from './requests.js';
 import type { PointAttributes } from './responses.js';
 import { NO_LOCATION, type NetworkTable, type ZipTables } from './snapshot-format.js';
 
@@ -67,11 +68,15 @@ export class Network {
 
   /**
    * The carrier number of an id given by a caller, which must answer `query` when one is named: an
-   * unknown carrier, or one without that query, is not found, as its route would be.
+   * id that is not a string is invalid input; an unknown carrier, or one without that query, is
+   * not found, as its route would be. The id is taken in any case, with spaces around it
+   * (carrierIdOf), as every query that names a carrier takes it.
    */
   requireCarrier(id: string, query?: CarrierQuery): number {
-    const c = typeof id === 'string' ? this.carrierNumber(id) : -1;
-    if (c < 0) throw new NotFoundError(`unknown carrier "${String(id).slice(0, 40)}"`);
+    // The id as the dataset spells it, the usual case, is found without the schema.
+    let c = typeof id === 'string' ? this.carrierNumber(id) : -1;
+    if (c < 0) c = this.carrierNumber(carrierIdOf(parseInput(carrierIdSchema(), id)));
+    if (c < 0) throw new NotFoundError(`unknown carrier "${id.slice(0, 40)}"`);
     const lacking = query === undefined ? null : unansweredQuery(this.carriers[c], query);
     if (lacking !== null) throw new NotFoundError(lacking);
     return c;

@@ -291,6 +291,9 @@ export const dropPointsQuerySchema = builtOnUse(() => z.object({ zip: zip('zip')
 export const pathParamSchema = (name: string) =>
   typedText(z.string({ error: `${name} must be a string` }).check(z.trim(), z.maxLength(100, { error: `${name} must be at most 100 characters` })), name);
 
+/** A carrier id as a per-carrier method or a network's path takes it: made on first use, as the request schemas are. */
+export const carrierIdSchema = once(() => pathParamSchema('carrier'));
+
 /**
  * Cities are matched by their letters and digits, accents dropped (placeKey): text without one
  * (`中`, `!!!`) can match no city, and says so rather than answering an empty page.

@@ -5,7 +5,7 @@
 // an answer the API would refuse.
 
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../engine/index.js';
+import { InvalidInputError, NotFoundError } from '../../engine/index.js';
 import type { Engine } from '../../engine/engine.js';
 import { createTestApp, KEYS, sampleEngine } from './fixtures.js';
 
@@ -34,7 +34,7 @@ const ASK: Record<Query, { method: 'GET' | 'POST'; path: (base: string, id: stri
   search: { method: 'GET', path: (base) => `${base}/search`, call: (e, id) => e.carrierSearch(id, { q: 'terminal' }) },
   coverage: { method: 'GET', path: (base) => `${base}/coverage`, call: (e, id) => e.coverage(id, {}) },
   terminalPoints: { method: 'GET', path: (base, id) => `${base}/${id === 'carrier-a' ? 'station' : 'terminal'}/1`, call: (e, id) => e.terminalPoints(id, '1') },
-  batch: { method: 'POST', path: (base) => `${base}/batch`, call: (e, id) => e.carrierBatch(id, id === 'carrier-c' ? { country_codes: ['US'] } : { zips: ['60601'] }) },
+  batch: { method: 'POST', path: (base) => `${base}/batch`, call: (e, id) => e.carrierBatch(id, /carrier-c/i.test(id) ? { country_codes: ['US'] } : { zips: ['60601'] }) },
   country: { method: 'GET', path: (base) => `${base}/country/US`, call: (e, id) => e.countryLocations(id, 'US') },
   schedules: { method: 'GET', path: (base) => `${base}/service-days`, call: (e, id) => e.serviceDays(id, { zip: '60601' }) },
 };
@@ -46,6 +46,15 @@ function outcome(call: () => unknown): 'answered' | 'not found' | 'other error' 
     return 'answered';
   } catch (err) {
     return err instanceof NotFoundError ? 'not found' : 'other error';
+  }
+}
+
+/** A library call's answer, or the error it threw as its class and message. */
+function answerOf(call: () => unknown): unknown {
+  try {
+    return call();
+  } catch (err) {
+    return `${(err as Error).name}: ${(err as Error).message}`;
   }
 }
 
@@ -79,6 +88,41 @@ describe('per-carrier queries: the API and the library answer the same ones, tho
   it('an unknown carrier is not found by every per-carrier method', () => {
     for (const query of QUERIES) expect(outcome(() => ASK[query].call(engine, 'carrier-zz')), query).toBe('not found');
     expect(() => engine.carrierLocations('carrier-zz', {})).toThrow('unknown carrier "carrier-zz"');
+  });
+
+  it('every method takes a carrier id in any case and with spaces around it, as the id itself', () => {
+    for (const [id, answered] of Object.entries(ANSWERS)) {
+      for (const query of answered) {
+        for (const written of [id.toUpperCase(), ` ${id}\t`]) {
+          expect(answerOf(() => ASK[query].call(engine, written)), `${query} of ${JSON.stringify(written)}`).toEqual(answerOf(() => ASK[query].call(engine, id)));
+        }
+      }
+    }
+    expect(engine.transitInfo('CARRIER-A', { origin_zip: '60601', dest_zip: '10001' })).toEqual(engine.transitInfo('carrier-a', { origin_zip: '60601', dest_zip: '10001' }));
+    expect(engine.carrierInfo('Carrier-A', { zip: '60601' })).toEqual(engine.carrierInfo('carrier-a', { zip: '60601' }));
+    expect(engine.network('CARRIER-E')).toEqual(engine.network('carrier-e'));
+    expect(() => engine.coverage('CARRIER-ZZ', {})).toThrow(new NotFoundError('unknown carrier "CARRIER-ZZ"'));
+  });
+
+  it('a carrier id that is not a string is invalid input naming it, in every method', () => {
+    const calls: [string, (id: string) => unknown][] = [
+      ...QUERIES.map((query): [string, (id: string) => unknown] => [query, (id) => ASK[query].call(engine, id)]),
+      ['transitInfo', (id) => engine.transitInfo(id, { origin_zip: '60601', dest_zip: '10001' })],
+      ['carrierInfo', (id) => engine.carrierInfo(id, { zip: '60601' })],
+      ['network', (id) => engine.network(id)],
+    ];
+    for (const [name, call] of calls) {
+      for (const id of [undefined, { id: 'carrier-a' }, 5, null]) {
+        let thrown: unknown;
+        try {
+          call(id as never);
+        } catch (err) {
+          thrown = err;
+        }
+        expect(thrown, `${name}(${JSON.stringify(id)})`).toBeInstanceOf(InvalidInputError);
+        expect((thrown as Error).message, `${name}(${JSON.stringify(id)})`).toBe('carrier must be a string');
+      }
+    }
   });
 
   it('says why a carrier lacks a query', () => {
