@@ -2,6 +2,7 @@
 
 import * as z from 'zod';
 import { loadOption, optionsObject, pathOption } from '../engine/options.js';
+import { missingPart, type CompiledContent } from '../engine/snapshot-format.js';
 import type { Finding } from './findings.js';
 
 /** A snapshot is compiled data already: with a dataset directory as well, one of them would go unread. */
@@ -43,6 +44,14 @@ export const compileOptionsSchema = optionsObject({
   dataset: returnedBy('dataset', 'checkDataset(dir)', DATASET_WITH_ERRORS),
   gazetteer: returnedBy('gazetteer', 'checkDataset(dir)'),
   onWarnings,
+});
+
+/** writeSnapshot's content: what compileDataset returns, with every table a snapshot holds. */
+export const compiledContentSchema = z.custom<CompiledContent>((value) => missingPart(value) === undefined, {
+  error: (issue) =>
+    typeof issue.input === 'object' && issue.input !== null
+      ? `content must be what compileDataset returns: it has no ${missingPart(issue.input)}`
+      : `content must be what compileDataset returns (got ${issue.input === null ? 'null' : typeof issue.input})`,
 });
 
 /** The dataset directory of checkDataset: the one argument that is not an option. */

@@ -8,6 +8,8 @@ import {
   COLUMN_BLOCK_ROWS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, STRING_COLUMNS, type CompiledContent, type Section, type TypedArray,
   type TypedSection,
 } from '../engine/snapshot-format.js';
+import { parseWithZod } from '../engine/requests.js';
+import { compiledContentSchema } from './options.js';
 
 export function encodeSnapshot(content: CompiledContent): Uint8Array {
   const chunks: Uint8Array[] = [];
@@ -109,10 +111,11 @@ function blockCrcs(utf8: Uint8Array, rowOffsets: Uint32Array): Uint32Array {
 
 /**
  * Writes a snapshot file; returns its size in bytes. The bytes go to a temporary file beside it that
- * is then renamed over it, so a server (re)loading the file never reads half of one.
+ * is then renamed over it, so a server (re)loading the file never reads half of one. Content that
+ * is not a compiled dataset (compileDataset's) is an InvalidInputError, and nothing is written.
  */
 export function writeSnapshot(path: string, content: CompiledContent): number {
-  const bytes = encodeSnapshot(content);
+  const bytes = encodeSnapshot(parseWithZod(compiledContentSchema, content));
   mkdirSync(dirname(path), { recursive: true });
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
   try {

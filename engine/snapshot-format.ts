@@ -215,3 +215,21 @@ export const STRING_COLUMNS: { gazetteer: Record<ColumnsOf<GazetteerTable>, true
     locPhone: true, locFax: true, locEmail: true, locRegion: true, spCity: true, spState: true, spHighCostNote: true, spInterline: true,
   },
 };
+
+/** The tables every snapshot holds. */
+const TABLES = ['gazetteer', 'network', 'zips', 'timeZones'] as const satisfies readonly (keyof SnapshotContent)[];
+
+/**
+ * What content lacks of a snapshot's: the first table that is not there (or not an object), or
+ * string column of one (`network`, `gazetteer.stateCodes`); undefined when it has them all. The
+ * writer refuses such content, and the loader such a manifest.
+ */
+export function missingPart(content: unknown): string | undefined {
+  for (const table of TABLES) {
+    const fields: unknown = (content as Record<string, unknown> | null | undefined)?.[table];
+    if (typeof fields !== 'object' || fields === null) return table;
+    const columns = table === 'gazetteer' || table === 'network' ? STRING_COLUMNS[table] : {};
+    for (const column in columns) if (!(column in fields)) return `${table}.${column}`;
+  }
+  return undefined;
+}

@@ -13,7 +13,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { DatasetError } from './errors.js';
-import { COLUMN_BLOCK_ROWS, HEADER, HEADER_BYTES, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TYPED_ARRAYS, type Section, type SnapshotContent, type TypedSection } from './snapshot-format.js';
+import { COLUMN_BLOCK_ROWS, HEADER, HEADER_BYTES, missingPart, SECTION_ALIGN, SNAPSHOT_MAGIC, SNAPSHOT_VERSION, TYPED_ARRAYS, type Section, type SnapshotContent, type TypedSection } from './snapshot-format.js';
 import { SnapshotStrings, wholeBlocks, type StringBlock } from './string-column.js';
 
 const REBUILD = 'rebuild it with carrier-locations build <dataDir> --out <file>';
@@ -217,6 +217,9 @@ function parseManifest(manifest: Uint8Array, header: Header, source: string, loa
     if (err instanceof DatasetError) throw err;
     throw truncated(source);
   }
+  // A manifest that parses but lacks a table (written from content that was not a compiled dataset).
+  const missing = missingPart(content);
+  if (missing !== undefined) throw new DatasetError([`${source}: not a snapshot of a compiled dataset (its manifest has no ${missing}): ${REBUILD}`]);
   const tables: Record<string, object> = {};
   for (const [name, fields] of Object.entries(content)) {
     tables[name] = load === 'eager' ? eagerTable(name, fields, materialize) : lazyTable(name, fields, bytes as LazyFile, materialize);

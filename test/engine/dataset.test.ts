@@ -2,13 +2,14 @@
 // a valid one answers queries with hand-computed values; invalid ones must list every bad row as
 // `file:line: reason`; a snapshot must answer exactly like the dataset it was built from.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetError, InvalidInputError, NotFoundError, type Engine } from '../../engine/index.js';
-import { buildSnapshot, checkDataset, createEngine, formatFinding } from '../../data/index.js';
+import { buildSnapshot, checkDataset, compileDataset, createEngine, formatFinding, writeSnapshot } from '../../data/index.js';
+import { encodeSnapshot } from '../../data/snapshot-writer.js';
 import { readSnapshot } from '../../engine/snapshot.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { sampleEngine } from './sample-engine.js';
@@ -549,6 +550,43 @@ describe('compiled snapshot', () => {
         if (typeof value.at === 'function' && !ArrayBuffer.isView(value)) for (let row = 0; row < value.length; row++) value.at(row);
       });
       expect(error.message, kind).toMatch(new RegExp(`corrupt snapshot \\((${table}\\.)?${field}\\b`));
+    }
+  });
+
+  it('writeSnapshot refuses content that is not a compiled dataset, and writes nothing', () => {
+    const path = join(root, 'not-content.snapshot');
+    const refused = (content: unknown) => {
+      try {
+        writeSnapshot(path, content as never);
+      } catch (err) {
+        expect(err).toBeInstanceOf(InvalidInputError);
+        return (err as Error).message;
+      }
+      throw new Error('expected an InvalidInputError, but writeSnapshot wrote');
+    };
+    expect(refused({})).toBe('content must be what compileDataset returns: it has no gazetteer');
+    expect(refused(undefined)).toBe('content must be what compileDataset returns (got undefined)');
+    const content = compileDataset({ dataDir: dir, zipFile });
+    const { locName, ...network } = content.network;
+    expect(refused({ ...content, network })).toBe('content must be what compileDataset returns: it has no network.locName');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a snapshot whose manifest lacks a table or a string column fails at load with a DatasetError, read lazily or eagerly', () => {
+    const content = compileDataset({ dataDir: dir, zipFile });
+    const { stateCodes, ...gazetteer } = content.gazetteer;
+    for (const [name, written, missing] of [
+      ['empty', {}, 'gazetteer'],
+      ['no-column', { ...content, gazetteer }, 'gazetteer.stateCodes'],
+    ] as const) {
+      // Written as writeSnapshot wrote any content it was given.
+      const path = join(root, `${name}.snapshot`);
+      writeFileSync(path, encodeSnapshot(written as never));
+      for (const load of ['lazy', 'eager'] as const) {
+        expect(datasetError(() => createEngine({ snapshot: path, load })).problems, load).toEqual([
+          `${path}: not a snapshot of a compiled dataset (its manifest has no ${missing}): rebuild it with carrier-locations build <dataDir> --out <file>`,
+        ]);
+      }
     }
   });
 
