@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { engineFrom, type Engine } from '../engine/engine.js';
 import { InvalidInputError } from '../engine/errors.js';
 import { checkedOptions, DEFAULT_LOAD } from '../engine/options.js';
+import { parseWithZod } from '../engine/requests.js';
 import { defaultDataDir, missingSampleSnapshot, SAMPLE_DATA_DIR, sampleSnapshot } from '../engine/package-files.js';
 import { decodeSnapshot, readSnapshot, type SnapshotLoad } from '../engine/snapshot.js';
 import type { CompiledContent, GazetteerTable } from '../engine/snapshot-format.js';
@@ -13,7 +14,7 @@ import { readDataset, type Dataset } from './dataset.js';
 import type { Finding } from './findings.js';
 import { gazetteerOf, readGazetteer } from './geonames.js';
 import { compileNetwork } from './network-compiler.js';
-import { buildEngineOptionsSchema, compileOptionsSchema } from './options.js';
+import { buildEngineOptionsSchema, compileOptionsSchema, snapshotOutSchema } from './options.js';
 import { encodeSnapshot, writeSnapshot } from './snapshot-writer.js';
 import { compileTimeZones } from './time-zones.js';
 import { compileZipTables } from './zip-tables.js';
@@ -60,8 +61,12 @@ export function compileDataset(options: CompileOptions = {}): CompiledContent {
   return { gazetteer, network, zips: compileZipTables(network, gazetteer), timeZones: compileTimeZones(network, gazetteer) };
 }
 
-/** Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. */
+/**
+ * Compiles a dataset into a snapshot file (see `writeSnapshot`); returns its size in bytes. `out`
+ * and the options are checked before anything is read.
+ */
 export function buildSnapshot(out: string, options: CompileOptions = {}): number {
+  parseWithZod(snapshotOutSchema, out);
   return writeSnapshot(out, compileDataset(options));
 }
 

@@ -46,6 +46,11 @@ export const compileOptionsSchema = optionsObject({
   onWarnings,
 });
 
+/** The snapshot file buildSnapshot and writeSnapshot write: checked before anything is compiled or written. */
+export const snapshotOutSchema = z
+  .string({ error: 'out must be the path of the snapshot file to write (a string)' })
+  .min(1, { error: 'out must be the path of the snapshot file to write, not empty' });
+
 /** writeSnapshot's content: what compileDataset returns, with every table a snapshot holds. */
 export const compiledContentSchema = z.custom<CompiledContent>((value) => missingPart(value) === undefined, {
   error: (issue) =>

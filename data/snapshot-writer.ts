@@ -9,7 +9,7 @@ import {
   type TypedSection,
 } from '../engine/snapshot-format.js';
 import { parseWithZod } from '../engine/requests.js';
-import { compiledContentSchema } from './options.js';
+import { compiledContentSchema, snapshotOutSchema } from './options.js';
 
 export function encodeSnapshot(content: CompiledContent): Uint8Array {
   const chunks: Uint8Array[] = [];
@@ -111,10 +111,12 @@ function blockCrcs(utf8: Uint8Array, rowOffsets: Uint32Array): Uint32Array {
 
 /**
  * Writes a snapshot file; returns its size in bytes. The bytes go to a temporary file beside it that
- * is then renamed over it, so a server (re)loading the file never reads half of one. Content that
- * is not a compiled dataset (compileDataset's) is an InvalidInputError, and nothing is written.
+ * is then renamed over it, so a server (re)loading the file never reads half of one. An `out` that
+ * is not a path, or content that is not a compiled dataset (compileDataset's), is an
+ * InvalidInputError, and nothing is written.
  */
-export function writeSnapshot(path: string, content: CompiledContent): number {
+export function writeSnapshot(out: string, content: CompiledContent): number {
+  const path = parseWithZod(snapshotOutSchema, out);
   const bytes = encodeSnapshot(parseWithZod(compiledContentSchema, content));
   mkdirSync(dirname(path), { recursive: true });
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);

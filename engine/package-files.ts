@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InvalidInputError } from './errors.js';
 
 const SNAPSHOT_IN_PACKAGE = join('data', 'build', 'sample.snapshot');
 const SAMPLE_IN_CLONE = join('data', 'sample');
@@ -55,7 +56,7 @@ export function sampleSnapshot(): string | null {
 /** The dataset compiled when none is named: the sample, which only a clone holds. */
 export function defaultDataDir(): string {
   if (existsSync(SAMPLE_DATA_DIR)) return SAMPLE_DATA_DIR;
-  throw new Error(
+  throw new InvalidInputError(
     'no dataDir given, and the sample dataset it defaults to is not installed (the package ships the sample compiled, ' +
       'as its snapshot, not as a dataset): pass dataDir, the dataset to compile (with zipFile, the ZIPs to compile it against)',
   );

