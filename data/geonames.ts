@@ -8,6 +8,7 @@ import { DatasetError } from '../engine/errors.js';
 import { Gazetteer } from '../engine/gazetteer.js';
 import { placeKey } from '../engine/names.js';
 import { packageRequire } from '../engine/package-files.js';
+import { namingPath } from '../engine/snapshot.js';
 import type { GazetteerTable } from '../engine/snapshot-format.js';
 import { arrayColumn } from '../engine/string-column.js';
 import { US_TERRITORIES } from '../engine/us-states.js';
@@ -34,7 +35,7 @@ export function defaultZipFile(): string {
  * territories' files appended) makes them places like any state.
  */
 export function readGazetteer(zipFile: string = defaultZipFile()): GazetteerTable<string[]> {
-  const rows: string[][] = parse(readFileSync(zipFile, 'utf8'), {
+  const rows: string[][] = parse(namingPath(zipFile, () => readFileSync(zipFile, 'utf8')), {
     delimiter: '\t',
     quote: false,
     relax_column_count: true,

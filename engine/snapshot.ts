@@ -98,8 +98,8 @@ export function readSnapshot(path: string, load: SnapshotLoad = 'eager'): Snapsh
   }
 }
 
-/** A folder fails in read(), after open(), and Node's error then names no path: give it the one read. */
-function namingPath<T>(path: string, read: () => T): T {
+/** A folder fails in read(), after open(), and Node's error then names no path: give it the one read (a snapshot, a ZIP file). */
+export function namingPath<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (err) {

@@ -599,4 +599,9 @@ describe('compiled snapshot', () => {
       expect(() => createEngine({ snapshot: root, load }), load).toThrow(expect.objectContaining({ code: 'EISDIR', path: root }));
     }
   });
+
+  it('a folder named as the ZIP file fails with an error that names it, compiling or checking', () => {
+    expect(() => createEngine({ dataDir: dir, zipFile: root })).toThrow(expect.objectContaining({ code: 'EISDIR', path: root }));
+    expect(() => checkDataset(dir, { zipFile: root })).toThrow(expect.objectContaining({ code: 'EISDIR', path: root }));
+  });
 });
