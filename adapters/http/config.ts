@@ -244,12 +244,7 @@ const envSchema = z.object({
         return trimmed === '' ? undefined : trimmed;
       }),
     )
-    // `.` and `..` segments are resolved by a client before it sends: no request's path holds them.
-    .check(
-      z.refine((path) => path === undefined || (BASE_PATH.test(path) && !/\/\.\.?(?=\/|$)/.test(path)), {
-        error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1',
-      }),
-    ),
+    .check(z.refine((path) => path === undefined || BASE_PATH.test(path), { error: 'BASE_PATH must be a URL path such as /carriers or /carriers/v1' })),
   LOG_LEVEL: blankIsUnset(
     z._default(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -327,8 +322,11 @@ function originOf(text: string): string | undefined {
 /** A tile URL template: scheme, host, and a path holding {z}, {x} and {y} (in any order), nothing that breaks out of an HTML attribute. */
 const TILE_TEMPLATE = /^https?:\/\/[\w.{}*-]+(:\d+)?\/(?=[^\s"'<>]*\{z\})(?=[^\s"'<>]*\{x\})(?=[^\s"'<>]*\{y\})[^\s"'<>]*$/;
 
-/** Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes. */
-export const BASE_PATH = /^(\/[\w.~!$&'()*+,;=:@%-]+)+$/;
+/**
+ * Path segments as a URL writes them: unreserved and sub-delimiter characters, ':', '@' and escapes;
+ * not `.` or `..`, which a client resolves before it sends, so that no request's path holds them.
+ */
+export const BASE_PATH = /^(\/(?!\.\.?(?:\/|$))[\w.~!$&'()*+,;=:@%-]+)+$/;
 
 /** Variables that only a server reads: a Lambda ignores them rather than fail on a value it never uses. */
 const SERVER_ONLY: readonly string[] = Object.entries(ENVIRONMENT).filter(([, v]) => v.scope === 'server').map(([name]) => name);

@@ -344,6 +344,7 @@ describe("createLambdaHandler's target", () => {
     expect(refused({ core: {} })).toBe('core must be the API core createApp returns (an object with serve)');
     expect(refused({ core, basePath: 5 })).toBe('basePath must be a string');
     expect(refused({ core, basePath: 'carriers' })).toBe('basePath must be a URL path such as /carriers or /carriers/v1');
+    expect(refused({ core, basePath: '/carriers/../v1' })).toBe('basePath must be a URL path such as /carriers or /carriers/v1');
     expect(refused({ core, base: '/carriers' })).toBe('unknown option base: the options are core, basePath');
   });
 });
