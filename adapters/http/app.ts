@@ -10,6 +10,7 @@ import { KvUnavailableError, type KvStore } from '../kv/store.js';
 import { readJsonObject } from './body.js';
 import { createDocs } from './docs.js';
 import { classifyError, errorResponse } from './errors.js';
+import { gzipLarge } from './compression.js';
 import { createErrorLog } from './error-log.js';
 import { createCors } from './cors.js';
 import { createMapPage, type MapOptions } from './map.js';
@@ -130,7 +131,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'public, max-age=300' }, ...document };
     }
     // `/docs` and `/docs/` differ (as `/map` and `/map/` do): the page's relative URLs resolve beside or inside it.
-    return docs(req.path, req.headers) ?? mapPage(req.path);
+    return docs(req.path) ?? mapPage(req.path);
   }
 
   function serve(req: RequestHead, readBody: () => Promise<string | undefined>): Promise<HttpResponse> {
@@ -148,8 +149,8 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
     // Preflights come without a key, and cost none of its quota.
     const answered = cors.isPreflight(req) ? cors.preflight(req, requestId) : respond(req, readBody, requestId, caller);
     return answered instanceof Promise
-      ? answered.then((response) => finish(req, response, requestId, caller, started))
-      : finish(req, answered, requestId, caller, started);
+      ? answered.then((response) => gzipLarge(req.headers, finish(req, response, requestId, caller, started)))
+      : gzipLarge(req.headers, finish(req, answered, requestId, caller, started));
   }
 
   /** What every answer gets, and its log line. */

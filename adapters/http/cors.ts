@@ -3,7 +3,7 @@
 // listed origin say it may read them, rate-limit headers included. Unlisted origins get no CORS
 // headers at all: the browser then keeps the answer from the page.
 
-import type { HttpRequest, HttpResponse } from './request.js';
+import { addVary, type HttpRequest, type HttpResponse } from './request.js';
 
 /** What CORS reads of a request. */
 type RequestHead = Pick<HttpRequest, 'method' | 'headers'>;
@@ -34,7 +34,7 @@ export function createCors(origins: '*' | readonly string[] = []): Cors {
     origin === undefined || !configured ? undefined : any ? '*' : listed.has(origin) ? origin : undefined;
   const vary = (headers: Record<string, string>) => {
     // With a list, the answer depends on the Origin: a shared cache must keep them apart.
-    if (configured && !any) headers.Vary = headers.Vary ? `${headers.Vary}, Origin` : 'Origin';
+    if (configured && !any) addVary(headers, 'Origin');
   };
   return {
     isPreflight: (req) => req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined,

@@ -4,8 +4,6 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import Negotiator from 'negotiator';
 import { besideCode, packageRequire } from '../../engine/package-files.js';
 import { errorResponse } from './errors.js';
 import { htmlPage } from './html.js';
@@ -59,30 +57,24 @@ export const DOCS_ASSETS = Object.keys(ASSETS);
 const notInstalled = (): HttpResponse =>
   errorResponse(404, 'the docs page needs the swagger-ui-dist package (npm install swagger-ui-dist); the OpenAPI document is served beside /docs, as openapi.json');
 
-/** Whether the request's Accept-Encoding takes gzip over the asset as it is. */
-const takesGzip = (headers: Record<string, string | undefined>) =>
-  new Negotiator({ headers }).encoding(['gzip', 'identity']) === 'gzip';
-
 /**
  * Answers `/docs`, `/docs/` and `/docs/<asset>` (one trailing slash ignored); null for any other path.
- * The assets go gzipped to a client that takes it (every browser): the script is 1.7 MB as text and
- * about 0.5 MB compressed, which also keeps it under the 1 MB a load balancer takes from a Lambda.
+ * The assets go gzipped to a client that takes it, as every large answer does (compression.ts): the
+ * script is 1.7 MB as text and about 0.5 MB compressed, which also keeps it under the 1 MB a load
+ * balancer takes from a Lambda.
  */
-export function createDocs(
-  dir: string | null = swaggerUiDir(),
-): (path: string, headers?: Record<string, string | undefined>) => HttpResponse | null {
+export function createDocs(dir: string | null = swaggerUiDir()): (path: string) => HttpResponse | null {
   // swagger-ui-dist is an optional peer of the package: without it, say so rather than serve a page
   // whose script and styles are missing.
   if (!dir) return (path) => (path === '/docs' || path.startsWith('/docs/') ? notInstalled() : null);
-  // Read, and compressed, once per process on first request; text and bytes of each form.
+  // Read once per process on first request, as text (Lambda's answer) and bytes (a server's).
   const texts = new Map<string, SharedBody>();
-  const gzipped = new Map<string, SharedBody>();
   const ok = (type: string, body: string, maxAge: number): HttpResponse => ({
     status: 200,
     headers: { 'Content-Type': type, 'Cache-Control': `public, max-age=${maxAge}` },
     body,
   });
-  return (path, headers = {}) => {
+  return (path) => {
     // From `/docs` relative URLs resolve beside it, from `/docs/` inside it.
     if (path === '/docs') return htmlPage(page('docs/', 'openapi.json'), 300, SWAGGER_UI_CSP);
     if (path === '/docs/') return htmlPage(page('./', '../openapi.json'), 300, SWAGGER_UI_CSP);
@@ -97,17 +89,6 @@ export function createDocs(
       text = sharedBody(readFileSync(join(dir, name), 'utf8'));
       texts.set(name, text);
     }
-    const asset: HttpResponse = { ...ok(type, text.body, 86_400), bytes: text.bytes };
-    // Caches keep the two forms apart.
-    asset.headers.Vary = 'Accept-Encoding';
-    if (!takesGzip(headers)) return asset;
-    let packed = gzipped.get(name);
-    if (packed === undefined) {
-      const bytes = gzipSync(text.bytes);
-      packed = { body: bytes.toString('base64'), bytes };
-      gzipped.set(name, packed);
-    }
-    asset.headers['Content-Encoding'] = 'gzip';
-    return { ...asset, body: packed.body, bytes: packed.bytes, base64: true };
+    return { ...ok(type, text.body, 86_400), bytes: text.bytes };
   };
 }

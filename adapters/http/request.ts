@@ -82,6 +82,11 @@ export interface HttpResponse {
   bytes?: Buffer | undefined;
 }
 
+/** Adds a request header's name to an answer's Vary, after those already there. */
+export function addVary(headers: Record<string, string>, name: string): void {
+  headers.Vary = headers.Vary ? `${headers.Vary}, ${name}` : name;
+}
+
 /** A body served many times over, as text (for Lambda's result) and as the bytes servers write. */
 export interface SharedBody {
   body: string;

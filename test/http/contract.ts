@@ -34,6 +34,8 @@ function expectRateLimitHeaders(headers: Record<string, string>): void {
 export interface ContractOptions {
   /** The runtime hands over the query decoded (REST API events): requests with raw query text do not apply. */
   decodedQuery?: boolean;
+  /** The runtime passes text on, not bytes (a REST API without binary media types): nothing comes gzipped. */
+  textOnly?: boolean;
 }
 
 /** `setup` makes a fresh runtime (with its own quota counters) for this suite. */
@@ -192,6 +194,32 @@ export function describeApiContract(label: string, setup: () => Send | Promise<S
       const packed = await send({ method: 'GET', path: '/docs/swagger-ui-bundle.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
       expect(packed.status).toBe(200);
       expect(packed.body).toBe(script.body);
+    });
+
+    describe('compression', () => {
+      it("sends a carrier's network gzipped to a client that takes gzip, the library's answer once inflated", async () => {
+        const network = (encoding: string) => send(withKey({ method: 'GET', path: '/api/networks/carrier-f', headers: { 'accept-encoding': encoding } }));
+        const plain = await network('identity');
+        expect(plain.status).toBe(200);
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(JSON.parse(plain.body)).toEqual(JSON.parse(JSON.stringify(sampleEngine().network('carrier-f'))));
+        // Both forms say that the answer depends on Accept-Encoding (as on Accept: GeoJSON), so that a cache keeps them apart.
+        expect(plain.headers.vary).toBe('Accept, Accept-Encoding');
+        for (const encoding of ['gzip', 'br;q=1, gzip;q=0.5', 'gzip, deflate, br']) {
+          const packed = await network(encoding);
+          expect([packed.status, packed.headers['content-encoding'], packed.headers.vary]).toEqual([200, options.textOnly ? undefined : 'gzip', 'Accept, Accept-Encoding']);
+          expect(packed.body).toBe(plain.body);
+        }
+        // gzip refused, or not offered: the text as it is.
+        for (const encoding of ['gzip;q=0', 'br', '*;q=0, identity']) expect((await network(encoding)).headers['content-encoding']).toBeUndefined();
+      });
+
+      it('sends a look-up of a few kilobytes as it is, whatever the client takes', async () => {
+        const reply = await send(withKey({ method: 'GET', path: '/api/locations', query: { zip: '60601' }, headers: { 'accept-encoding': 'gzip' } }));
+        expect(reply.status).toBe(200);
+        expect(reply.headers['content-encoding']).toBeUndefined();
+        expect(reply.headers.vary).toBe('Accept');
+      });
     });
   });
 }

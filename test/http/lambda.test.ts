@@ -17,7 +17,7 @@ import type { ApiRequest } from './cases.js';
 describeApiContract(
   'Lambda, API Gateway REST API (payload v1)',
   () => lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => restApiEvent(r)),
-  { decodedQuery: true },
+  { decodedQuery: true, textOnly: true },
 );
 describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
   lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r)),
@@ -25,7 +25,7 @@ describeApiContract('Lambda, API Gateway HTTP API (payload v2)', () =>
 describeApiContract(
   "Lambda, REST API behind a custom domain's base path mapping (/carriers)",
   () => lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => restApiEvent(r, { basePath: '/carriers' })),
-  { decodedQuery: true },
+  { decodedQuery: true, textOnly: true },
 );
 describeApiContract("Lambda, HTTP API behind a custom domain's API mapping (/carriers/v1)", () =>
   lambdaSend(createLambdaHandler({ core: createTestApp() }), (r) => httpApiEvent(r, { basePath: '/carriers/v1' })),
@@ -37,7 +37,7 @@ describeApiContract("Lambda, HTTP API's $default route behind an API mapping (/c
 );
 describeApiContract('Lambda, REST API resource /carriers/{proxy+} on a shared API, BASE_PATH=/carriers', () =>
   lambdaSend(createLambdaHandler({ core: createTestApp(), basePath: '/carriers' }), (r) => restApiEvent(r, { routePrefix: '/carriers' })),
-  { decodedQuery: true },
+  { decodedQuery: true, textOnly: true },
 );
 describeApiContract('Lambda, HTTP API route ANY /carriers/{proxy+} on a named stage, BASE_PATH=/carriers', () =>
   lambdaSend(createLambdaHandler({ core: createTestApp(), basePath: '/carriers' }), (r) => httpApiEvent(r, { routePrefix: '/carriers', stage: 'prod' })),

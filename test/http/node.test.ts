@@ -47,10 +47,13 @@ describe('node:http adapter over a socket', () => {
     agent.destroy();
   });
 
-  it('sends a docs asset gzipped, with its compressed length, to a client that takes gzip', async () => {
+  it.each([
+    ['a docs asset', '/docs/swagger-ui.css', {}],
+    ["a carrier's network", '/api/networks/carrier-f', { 'x-api-key': KEYS.pro }],
+  ])('sends %s gzipped, with its compressed length, to a client that takes gzip', async (_name, path, key) => {
     const get = (headers: Record<string, string>) =>
       new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
-        request(`${base}/docs/swagger-ui.css`, { headers }, (res) => {
+        request(`${base}${path}`, { headers: { ...key, ...headers } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (d: Buffer) => chunks.push(d));
           res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
@@ -61,7 +64,8 @@ describe('node:http adapter over a socket', () => {
     const plain = await get({});
     const packed = await get({ 'accept-encoding': 'br;q=1, gzip;q=0.8' });
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect([packed.headers['content-encoding'], packed.headers.vary]).toEqual(['gzip', 'Accept-Encoding']);
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.headers.vary).toMatch(/(^|, )Accept-Encoding$/);
     expect(Number(packed.headers['content-length'])).toBe(packed.bytes.length);
     expect(packed.bytes.length).toBeLessThan(plain.bytes.length / 4);
     expect(gunzipSync(packed.bytes).equals(plain.bytes)).toBe(true);
