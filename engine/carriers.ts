@@ -1,7 +1,7 @@
 // A carrier as a dataset's carriers.json describes it: what it is, where the API lists it, and
 // what it offers. Every per-carrier behaviour follows from these fields, never from a carrier id.
 
-import { HOLIDAY_CALENDARS } from './holidays.js';
+import { DATE_RANGE, HOLIDAY_CALENDARS, ISO_DATE, isCalendarDate } from './holidays.js';
 import * as z from './zod.js';
 
 /** The message of a field's issue in words: what is missing or wrong, with the value given. */
@@ -15,11 +15,18 @@ export const isoDateSchema = (field: string) =>
   z
     .string({ error: says(field, 'must be a date written YYYY-MM-DD') })
     .check(
-      z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: says(field, 'must be a date written YYYY-MM-DD') }),
-      z.refine((d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-        error: says(field, 'is not a day of the calendar'),
-      }),
+      z.regex(ISO_DATE, { error: says(field, 'must be a date written YYYY-MM-DD') }),
+      // Only of a date written right: "2026-2-3" is one mistake, told once.
+      z.refine((d: string) => !ISO_DATE.test(d) || isCalendarDate(d), { error: says(field, 'is not a day of the calendar') }),
     );
+
+/** A carrier's holiday: a calendar date a query can name (0206-12-24 is a typing slip for 2026). */
+const holidayDateSchema = () =>
+  isoDateSchema('holidays.dates').check(
+    z.refine((d: string) => !ISO_DATE.test(d) || (d >= DATE_RANGE.from && d <= DATE_RANGE.to), {
+      error: says('holidays.dates', `is outside ${DATE_RANGE.from} to ${DATE_RANGE.to}, the dates a query may name`),
+    }),
+  );
 
 /** The days the carrier neither picks up nor delivers: a named calendar, its own dates, or both. */
 const holidaysSchema = () =>
@@ -28,12 +35,14 @@ const holidaysSchema = () =>
       {
         calendar: z.optional(z.enum(HOLIDAY_CALENDARS, { error: says('holidays.calendar', `must be one of ${HOLIDAY_CALENDARS.join(', ')}`) })),
         dates: z.optional(
-          z.array(isoDateSchema('holidays.dates'), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') }).check(
-            z.refine((dates: string[]) => new Set(dates).size === dates.length, {
-              error: (issue) => {
-                const dates = issue.input as string[];
-                return `holidays.dates lists ${dates.find((d, i) => dates.indexOf(d) < i)} twice`;
-              },
+          z.array(holidayDateSchema(), { error: says('holidays.dates', 'must be a list of dates written YYYY-MM-DD') }).check(
+            // Told at the repeat, so the dataset check names the line to delete.
+            z.check<string[]>((ctx) => {
+              const seen = new Set<string>();
+              ctx.value.forEach((date, i) => {
+                if (seen.has(date)) ctx.issues.push({ code: 'custom', message: `holidays.dates lists ${date} twice`, input: date, path: [i] });
+                seen.add(date);
+              });
             }),
           ),
         ),

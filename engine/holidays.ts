@@ -20,6 +20,21 @@ export function dayNumber(date: IsoDate): number {
   return Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 }
 
+/**
+ * The dates a query may name: a `date` or `ship_date`, the clock of a library caller, a carrier's
+ * own holiday.
+ */
+export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
+
+/** How a date is written: YYYY-MM-DD. */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Whether YYYY-MM-DD text names a day of the calendar: 2026-02-30 and 2026-13-01 name none. */
+export function isCalendarDate(date: string): boolean {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(date);
+}
+
 export function dateOfDay(day: number): IsoDate {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }

@@ -2,7 +2,8 @@
 // names it, never a silent default (an empty snapshot path loading the sample instead) or a limit
 // that is no limit (`maxPerRequest: NaN` from a misread environment variable).
 
-import { DATE_RANGE, NOT_EMPTY, parseWithZod } from './requests.js';
+import { DATE_RANGE } from './holidays.js';
+import { NOT_EMPTY, parseWithZod } from './requests.js';
 import * as z from './zod.js';
 
 /**

@@ -5,6 +5,7 @@
 
 import type { Carrier } from './carriers.js';
 import { InvalidInputError } from './errors.js';
+import { DATE_RANGE, ISO_DATE, isCalendarDate } from './holidays.js';
 import { placeKey, SEARCH_WORD_PATTERN, searchWords } from './names.js';
 import { US_STATE_CODES } from './us-states.js';
 import * as z from './zod.js';
@@ -16,8 +17,6 @@ export const RADIUS_MILES = { min: 1, max: 100 } as const;
 export const TEXT_MAX = 100;
 /** The most entries a batch may hold: the largest plan's limit, and a library caller's default. */
 export const BATCH_LIMIT = 50;
-/** The dates service-days answers for: a `date` query, and the clock of a library caller. */
-export const DATE_RANGE = { from: '1970-01-01', to: '2999-12-24' } as const;
 export const PAGE_SIZE = 25;
 
 /** A ZIP as callers send it: 5 digits, or ZIP+4 with or without its dash (75201-1234, 752011234). */
@@ -257,10 +256,10 @@ export const searchTextSchema = builtOnUse(() =>
 /** A calendar date parameter, YYYY-MM-DD, within DATE_RANGE. */
 const dateParam = (name: string) =>
   withMeta(
-    z.string({ error: `${name} must be YYYY-MM-DD` }).check(z.minLength(1, NOT_EMPTY(name)), z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: `${name} must be YYYY-MM-DD` })),
+    z.string({ error: `${name} must be YYYY-MM-DD` }).check(z.minLength(1, NOT_EMPTY(name)), z.regex(ISO_DATE, { error: `${name} must be YYYY-MM-DD` })),
     { format: 'date', description: `A calendar date, YYYY-MM-DD, from ${DATE_RANGE.from} to ${DATE_RANGE.to}` },
   ).check(
-    z.refine((d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+    z.refine(isCalendarDate, {
       error: `${name} must be a real calendar date (YYYY-MM-DD)`,
     }),
   ).check(z.refine((d: string) => d >= DATE_RANGE.from && d <= DATE_RANGE.to, { error: `${name} must be between ${DATE_RANGE.from} and ${DATE_RANGE.to}` }));

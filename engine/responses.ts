@@ -4,6 +4,7 @@
 // so a field added without documenting it fails the tests instead of slipping into the API.
 
 import * as z from 'zod';
+import { ISO_DATE } from './holidays.js';
 
 const integer = z.number().int();
 
@@ -236,7 +237,7 @@ export const networkListResultSchema = z
   })
   .meta({ id: 'NetworkListResult', description: 'The carriers whose network can be asked for, in id order.' });
 
-const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const dateSchema = z.string().regex(ISO_DATE);
 
 const holidaySchema = z
   .strictObject({ date: dateSchema, name: z.string().meta({ description: "The calendar's name of the day, or `carrier holiday` for a date of the carrier's own list" }) })

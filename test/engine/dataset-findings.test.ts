@@ -403,6 +403,19 @@ describe('errors: carriers.json, on the line of the entry or field', () => {
     expect(checkDataset(dataset({ carriers: valid }), { zipFile }).dataset?.carriers[0].holidays).toEqual({ calendar: 'us-ltl', dates: ['2026-12-24'] });
   });
 
+  it('holidays: a repeated date on its own line, each bad date once, and a year no query can name', () => {
+    const carriers = CARRIERS_JSON.replace(
+      '"schedules": true\n',
+      '"schedules": true,\n    "holidays": {\n      "dates": [\n        "2026-12-24",\n        "2026-2-3",\n' +
+        '        "0206-12-24",\n        "2026-12-24"\n      ]\n    }\n',
+    );
+    expect(findingsOf({ carriers })).toEqual([
+      error('carriers.json', 14, 'holidays.dates "2026-2-3" must be a date written YYYY-MM-DD'),
+      error('carriers.json', 15, 'holidays.dates "0206-12-24" is outside 1970-01-01 to 2999-12-24, the dates a query may name'),
+      error('carriers.json', 16, 'holidays.dates lists 2026-12-24 twice'),
+    ]);
+  });
+
   it('a repeated id names the line it repeats', () => {
     const carriers = CARRIERS_JSON.replace('"id": "harbor-line"', '"id": "acme-freight"');
     const found = findingsOf({ carriers, terminals: TERMINALS.slice(0, 3) });
