@@ -178,6 +178,31 @@ describe.skipIf(!chromium)('/map in chromium', () => {
     await page.close();
   });
 
+  it('offers the places the API suggests for a city it does not know, each a link to its search', async () => {
+    const watched = await open(`${origin}/map`);
+    const { page } = watched;
+    await fill(page, { key: KEYS.pro, zip: '', city: 'sant louis', state: 'MO', radius: '25' });
+    await submit(page, '#search-form');
+    expect(await page.$eval('#status', (s) => s.textContent)).toMatch(/^0 locations .*\. Did you mean: Saint Louis, MO \(63101\)/);
+    await page.click('#status a');
+    await page.waitForFunction(() => /Saint Louis, MO \(exact match\)/.test(document.getElementById('status')!.textContent ?? ''), { timeout: 15_000 });
+    expect(new URL(page.url()).hash).toBe('#city=Saint+Louis&state=MO&radius=25');
+    expectStayedHome(watched, origin);
+    await page.close();
+  });
+
+  it('names the field the browser refuses, in place of an earlier answer\'s error', async () => {
+    const watched = await open(`${origin}/map`);
+    const { page } = watched;
+    await fill(page, { key: KEYS.pro, zip: '123' });
+    await submit(page, '#search-form');
+    expect(await errorText(page)).toBe('zip must be 5 digits or ZIP+4 (12345-6789)');
+    await fill(page, { zip: '75201', radius: '500' });
+    await page.click('#search-form button[type=submit]');
+    expect(await errorText(page)).toBe('Radius (miles): Value must be less than or equal to 100.');
+    await page.close();
+  });
+
   it("draws a carrier's network: every terminal, and the states it serves", async () => {
     const watched = await open(`${origin}/map`);
     const { page } = watched;

@@ -206,6 +206,25 @@ async function runSearch(params: URLSearchParams, view: number): Promise<void> {
   showLocations(answer, place ? { lat: place.lat, lng: place.lng, radiusMiles: stateOnly ? 0 : answer.query.radiusMiles } : undefined);
   const where = place ? [place.city, place.state].filter(Boolean).join(', ') : 'a place the gazetteer does not know';
   statusLine.textContent = `${answer.total} location${answer.total === 1 ? '' : 's'} for ${where} (${answer.matchType} match).`;
+  const suggestions = (answer.suggestions ?? []) as { city: string; state: string; zip: string }[];
+  if (suggestions.length > 0) statusLine.append(' Did you mean: ', ...suggestionLinks(params, suggestions), '?');
+}
+
+/** The places the API suggests for a city it does not know, each a link to the same search there. */
+function suggestionLinks(params: URLSearchParams, suggestions: { city: string; state: string; zip: string }[]): (Node | string)[] {
+  return suggestions.flatMap((s, i) => {
+    // The search asked, at the suggested city instead, its fields in the form's order.
+    const place: Record<string, string | null> = { zip: null, city: s.city, state: s.state };
+    const view = new URLSearchParams(
+      SEARCH_FIELDS.flatMap((name) => {
+        const value = name in place ? place[name] : params.get(name);
+        return value ? [[name, value]] : [];
+      }),
+    );
+    const link = element('a', `${s.city}, ${s.state} (${s.zip})`);
+    link.href = `#${view}`;
+    return i === 0 ? [link] : ['; ', link];
+  });
 }
 
 async function runNetwork(carrier: string, view: number): Promise<void> {
@@ -274,6 +293,18 @@ searchForm.addEventListener('submit', (event) => {
   event.preventDefault();
   go(searchParams());
 });
+// The browser refuses a field out of its bounds (a radius of 500) before any call: say which, in
+// place of an earlier answer's error, which would otherwise seem to be about this search.
+searchForm.addEventListener(
+  'invalid',
+  (event) => {
+    const input = event.target as HTMLInputElement;
+    if (searchForm.querySelector(':invalid') !== input) return;
+    statusLine.textContent = '';
+    showError(`${input.labels?.[0]?.firstChild?.textContent?.trim() ?? input.id}: ${input.validationMessage}`);
+  },
+  true,
+);
 networkForm.addEventListener('submit', (event) => {
   event.preventDefault();
   if (networkSelect.value) go(new URLSearchParams({ carrier: networkSelect.value }));
