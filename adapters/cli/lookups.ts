@@ -45,7 +45,8 @@ interface Lookup<Result> {
   /** The flags of the help's example; from the bundled sample's data where they name a carrier, so it can be pasted. */
   example: string | ((sample: Engine) => string);
   answer(engine: Engine, query: Query): Result;
-  text(result: Result): string;
+  /** The answer as the command line prints it; the query for what the answer does not restate (the date asked). */
+  text(result: Result, query: Query): string;
   /** The 200 body as the API writes it, where that is not JSON.stringify of the answer (search has its own writer, in ASCII). */
   json?(engine: Engine, query: Query): string;
   /** The answer lists locations: `--geojson` prints it as the API's GeoJSON answer. */
@@ -175,7 +176,7 @@ export function addLookupCommands(program: Command): void {
       for (const param of lookup.params) if (flags[param] !== undefined) query[param] = flags[param];
       const engine = await engineFor(flags);
       if (flags.geojson) console.log(JSON.stringify(toGeoJSON(lookup.answer(engine, query) as LocationAnswer)));
-      else if (!flags.json) console.log(lookup.text(lookup.answer(engine, query)));
+      else if (!flags.json) console.log(lookup.text(lookup.answer(engine, query), query));
       else console.log(lookup.json ? lookup.json(engine, query) : JSON.stringify(lookup.answer(engine, query)));
     });
   }

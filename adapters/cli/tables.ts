@@ -110,7 +110,7 @@ const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 
 const holidaysText = (holidays: readonly { date: string; name: string }[]) => holidays.map((h) => `${h.date} ${h.name}`).join(', ') || 'none';
 
-export function scheduleText(result: ServiceDaysResult): string {
+export function scheduleText(result: ServiceDaysResult, query: { date?: string | undefined }): string {
   const where = [result.zip, result.city, result.state].filter(Boolean).join(' ');
   if (!result.served) return `${where}: not served`;
   const days = WEEKDAYS.filter((d) => result.serviceDays[d]).map((d) => d.slice(0, 3)).join(' ');
@@ -120,7 +120,7 @@ export function scheduleText(result: ServiceDaysResult): string {
     `${where}: terminal ${result.terminalCode}, served ${days}`,
     `next pickup ${result.nextPickupDate ?? 'none'}, next delivery ${result.nextDeliveryDate ?? 'none'}`,
     `${cutoff} (${result.timeZone ?? 'time zone unknown'})${today}`,
-    `holidays in the next 30 days: ${holidaysText(result.holidays)}`,
+    `holidays in the 30 days from ${query.date ?? 'today'}: ${holidaysText(result.holidays)}`,
   ].join('\n') + attributesText(result);
 }
 
@@ -129,7 +129,9 @@ export function transitText(result: TransitInfoResult): string {
     return `${result.originZip} to ${result.destZip}: not served${result.origin === null ? ` at ${result.originZip}` : ''}${result.destination === null ? ` at ${result.destZip}` : ''}`;
   }
   const rows = [result.origin, result.destination].map((e, i) => [i === 0 ? 'origin' : 'destination', e.terminalCode, e.name, e.city, e.state, e.addOnDays]);
-  const moved = result.pickupDate !== result.shipDate ? ` (ready ${result.shipDate}: not a pickup day)` : '';
+  // The answer says when the freight is ready, not why its pickup is later (a day without service,
+  // a holiday, or the day's cutoff passed): the line says no more than the answer.
+  const moved = result.pickupDate !== result.shipDate ? ` (ready ${result.shipDate})` : '';
   return [
     `${result.originZip} to ${result.destZip}: ${result.distanceMiles} mi, ${result.transitDays} transit days (${result.baseTransitDays} + ${result.addOnDays} add-on)`,
     table(['end', 'code', 'terminal', 'city', 'state', 'add-on days'], rows),

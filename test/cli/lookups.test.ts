@@ -68,11 +68,13 @@ describe('schedule and transit: --json prints the 200 body of the carrier\'s end
 
   it('the text: holidays ahead, cutoff and time zone; pickup and estimated delivery', async () => {
     const schedule = await runCli(['schedule', '--carrier', 'carrier-a', '--zip', '75201', '--date', '2026-11-25']);
-    expect(schedule.stdout).toContain('holidays in the next 30 days: 2026-11-26 Thanksgiving Day, 2026-12-25 Christmas Day');
+    expect(schedule.stdout).toContain('holidays in the 30 days from 2026-11-25: 2026-11-26 Thanksgiving Day, 2026-12-25 Christmas Day');
     expect(schedule.stdout).toContain('(America/Chicago)');
+    const todays = await runCli(['schedule', '--carrier', 'carrier-a', '--zip', '75201']);
+    expect(todays.stdout).toMatch(/^holidays in the 30 days from today: /m);
     const transit = await runCli(['transit', '--carrier', 'carrier-a', '--origin_zip', '75201', '--dest_zip', '10001', '--ship_date', '2026-11-26']);
     const body = JSON.parse((await api('/api/carrier-a-location/transit-info', { origin_zip: '75201', dest_zip: '10001', ship_date: '2026-11-26' })).body);
-    expect(transit.stdout).toContain(`pickup ${body.pickupDate} (ready 2026-11-26: not a pickup day), estimated delivery ${body.estimatedDeliveryDate}`);
+    expect(transit.stdout).toContain(`pickup ${body.pickupDate} (ready 2026-11-26), estimated delivery ${body.estimatedDeliveryDate}`);
     expect(transit.stdout).toContain('holidays skipped: 2026-11-26 Thanksgiving Day');
   });
 
