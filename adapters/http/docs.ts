@@ -30,6 +30,7 @@ function page(prefix: string, specUrl: string): string {
   <head>
     <meta charset="utf-8">
     <title>Carrier Location Lookup API</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="${prefix}swagger-ui.css">
   </head>
   <body>

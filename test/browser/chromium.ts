@@ -12,7 +12,7 @@ export function chromiumPath(): string | null {
   return existsSync(path) ? path : null;
 }
 
-export const NO_CHROMIUM = 'no Chromium at /usr/bin/chromium (apt-get install chromium, or set CHROMIUM_PATH): the browser tests of /map are skipped';
+export const NO_CHROMIUM = 'no Chromium at /usr/bin/chromium (apt-get install chromium, or set CHROMIUM_PATH): the browser tests of /map and /docs are skipped';
 
 export interface RunningBrowser {
   browser: Browser;
