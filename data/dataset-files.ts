@@ -271,6 +271,8 @@ function csvRecords(text: string, error: (line: number, message: string) => void
     try {
       parse(skipped === 0 ? text : lines.slice(skipped).join('\n'), {
         info: true, raw: true, relax_column_count: true, skip_empty_lines: true, trim: true,
+        // A row of commas alone is how a spreadsheet saves a blank row: no data, as a blank line.
+        skip_records_with_empty_values: true,
         skip_records_with_error: true,
         // With `info` and `raw`, each record arrives with the lines read so far and its own text.
         on_record: (read: unknown) => {

@@ -280,6 +280,18 @@ describe('errors: columns and files', () => {
     expect(findingsOf({ terminals: TERMINALS.map((row) => `${row},`), points: POINTS.map((row) => `${row},,`) })).toEqual([]);
   });
 
+  it('a row of commas alone, as a spreadsheet saves a blank row, is skipped as a blank line is', () => {
+    const terminals = [
+      ...TERMINALS,
+      ',,,,,,,,,,,,,,', // 5
+      ' , ,,', // 6: fewer values, and blanks
+      'acme-freight,SYR,Acme Syracuse,5 Elm St,,Syracuse,NY,13202,US,555-0104,,,95,-76.15,', // 7
+    ];
+    expect(findingsOf({ terminals, points: [...POINTS, ',,,,,,,', ',,,,,,,'] })).toEqual([
+      error('terminals.csv', 7, 'latitude 95 is not between -90 and 90'),
+    ]);
+  });
+
   it('a folder where a file should be is one error, not a thrown error', () => {
     const dir = dataset({ points: null });
     mkdirSync(join(dir, 'service-points.csv'));
