@@ -3,7 +3,7 @@
 // file system's words about another one (`EEXIST: file already exists, mkdir ...`).
 
 import { statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 
 /** An empty path is a mistake, not a request for the default (which the variables treat it as). */
@@ -15,8 +15,11 @@ export function nonEmptyPath(value: string): string {
 
 /** Fails with one line unless `out` can name a file to write, its folders made as needed. */
 export function requireFilePath(out: string): void {
-  // `out/` would be written as a file named `out`, or fail with "not a directory".
-  if (/[/\\]$/.test(out)) throw new Error(`${out} names a folder, not a file: give the file's name too (--out ${out}my-carriers.snapshot)`);
+  // `out/` would be written as a file named `out`, or fail with "not a directory"; an existing
+  // folder would fail only once the dataset is checked and compiled, seconds later.
+  if (/[/\\]$/.test(out) || existing(out)?.isDirectory()) {
+    throw new Error(`${out} names a folder, not a file: give the file's name too (--out ${join(out, 'my-carriers.snapshot')})`);
+  }
   for (let dir = dirname(out); ; dir = dirname(dir)) {
     const stat = existing(dir);
     if (stat) {

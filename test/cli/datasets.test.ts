@@ -122,9 +122,13 @@ describe('build', () => {
     expect(await runCli(['validate', valid, '--zips', zips])).toEqual({ code: 1, stdout: '', stderr: `error: ${zips}: no such file or directory\n` });
     const folder = join(root, 'a-folder');
     mkdirSync(folder, { recursive: true });
-    const run = await runCli(['build', valid, '--out', folder]);
-    expect(run.code).toBe(1);
-    expect(run.stderr.split('\n').filter((line) => !line.startsWith('['))).toEqual([`error: ${folder}: is a directory, not a file`, '']);
+    // Said before the dataset is checked and compiled (no progress line), not once they are done.
+    expect(await runCli(['build', valid, '--out', folder])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${folder} names a folder, not a file: give the file's name too (--out ${folder}/my-carriers.snapshot)\n`,
+    });
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it('says what is wrong with an --out that cannot name a file, in words about the path given', async () => {
