@@ -157,9 +157,9 @@ export async function runPrimary(env: Record<string, string | undefined>, config
           // A stop that came meanwhile ended the new worker, or ends it now: the stop says so.
           if (stopping) return;
           if (!listens) {
-            logger.error({ id: fresh.id }, 'reload failed: a worker could not load the data on disk; still serving the data loaded before');
             const why = startFailures.get(fresh) ?? `it exited with code ${fresh.process.exitCode}`;
             startFailures.delete(fresh);
+            logger.error({ id: fresh.id, reason: why }, 'reload failed: a worker could not load the data on disk; still serving the data loaded before');
             reloaded({ ok: false, at: new Date().toISOString(), reason: `a new worker could not load the data on disk: ${why}` });
             return;
           }

@@ -19,6 +19,14 @@ export function describeError(err: unknown): string {
   return message.split('\n')[0];
 }
 
+/**
+ * Whether describeError's line is all there is to tell: a dataset's findings or a file's problem,
+ * which the user fixes in their data or files, and which a stack trace would only bury.
+ */
+export function describesFully(err: unknown): boolean {
+  return err instanceof DatasetError || fileProblem(err) !== undefined;
+}
+
 /** What a failed file operation means, in words about the path the user gave. */
 const FILE_PROBLEMS: Record<string, string> = {
   ENOENT: 'no such file or directory',

@@ -5,7 +5,7 @@
 // and the data already loaded keeps serving; the health report says so until a reload succeeds.
 
 import type { Logger } from 'pino';
-import { describeError } from './describe-error.js';
+import { describeError, describesFully } from './describe-error.js';
 import type { App } from './http/app.js';
 import { KV_PROBES, type HealthReport, type ReloadStatus } from './http/health.js';
 
@@ -45,10 +45,13 @@ export async function reload(core: SwitchableCore, load: () => App, logger: Logg
     const failed = report.probes.filter((p) => !p.ok && !KV_PROBES.includes(p.name)).map((p) => p.name);
     if (failed.length > 0) throw new Error(`the new data fails its health probes: ${failed.join(', ')}`);
   } catch (err) {
-    logger.error({ err }, 'reload failed: still serving the data loaded before');
-    // The health report says so (degraded) until a reload succeeds.
     // In one line naming what was wrong, as the command line says it (`live.snapshot: is a directory, not a file`).
-    status.failed(describeError(err));
+    const reason = describeError(err);
+    // Bad data or a missing file is the operator's to fix, and the line says all of it; any other
+    // error is a fault of the server, whose stack shows where.
+    logger.error(describesFully(err) ? { reason } : { reason, err }, 'reload failed: still serving the data loaded before');
+    // The health report says so (degraded) until a reload succeeds.
+    status.failed(reason);
     return false;
   }
   core.switchTo(next);

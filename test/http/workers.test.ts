@@ -142,6 +142,10 @@ describe('WORKERS=2', () => {
       writeFileSync(live, 'not a snapshot');
       proc.child.kill('SIGHUP');
       await vi.waitFor(() => expect(proc.output()).toMatch(/reload failed: a worker could not load/), { timeout: 20_000, interval: 50 });
+      // The log line says why, as a single server's does.
+      expect(logged(proc, 'reload failed: a worker could not load the data on disk; still serving the data loaded before')).toMatchObject([
+        { reason: `${live}: not a carrier-location snapshot` },
+      ]);
       await vi.waitFor(async () => {
         for (const report of await reports()) {
           expect(report).toMatchObject({
