@@ -90,9 +90,13 @@ export const TERMINALS: TableSpec<TerminalRow> = {
     // A code in any case, as a query takes one, stored as look-ups match it: upper-case.
     state: text('state').transform(stateCodeCase),
     zipCode: text('zipCode'),
-    country: z.string().regex(/^[A-Z]{2}$/, {
-      error: (issue) => (issue.input === '' ? 'country is required' : `country "${String(issue.input)}" is not a 2-letter country code such as US or CA`),
-    }),
+    // In any case, as the state's code is read; stored as look-ups by country match it: upper-case.
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, {
+        error: (issue) => (issue.input === '' ? 'country is required' : `country "${String(issue.input)}" is not a 2-letter country code such as US or CA`),
+      })
+      .transform((code) => code.toUpperCase()),
     phone: text('phone'),
     fax: text('fax'),
     email: text('email'),

@@ -484,6 +484,15 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
   });
 
+  it('a country code in lower case: read as the code, as the state is', () => {
+    // Albany filed under TX: the check against its ZIP, made only for a US location, runs.
+    const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,TX,12201,us,555-0101,,alb@acme.example,42.65,-73.75,');
+    const harbor = withLine(terminals, 4, 'harbor-line,PAR,Harbor Paris,3 Rue A,,Paris,Île-de-France,,fr,555-0102,,par@harbor.example,48.85,2.35,');
+    const check = checkDataset(dataset({ terminals: harbor }), { zipFile });
+    expect(check.findings).toEqual([warning('terminals.csv', 3, 'state TX disagrees with ZIP 12201, which is in NY')]);
+    expect(check.dataset?.terminals.map((t) => t.country)).toEqual(['US', 'US', 'FR']);
+  });
+
   it('a state code in lower case: read as the code, as a query reads it, in both files', () => {
     const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,ny,12201,US,555-0101,,alb@acme.example,42.65,-73.75,');
     const points = withLine(POINTS, 4, 'acme-freight,12201,Albany,ny,ALB,false,mwf,2');
