@@ -228,7 +228,7 @@ function missingColumn(column: string, source: TableSource | undefined): string 
 /**
  * A file's text, decoded as UTF-8 without its byte-order mark (Notepad and Excel write one). Text
  * that is not UTF-8 (a Windows-1252 export) is an error on the first line it spoils; the rest is
- * still read, so every other finding is listed too. Null, with an error, for a folder.
+ * still read, so every other finding is listed too. Null, with an error, for a folder or UTF-16.
  */
 function readText(path: string, error: (line: number, message: string) => void): string | null {
   const stat = statSync(path);
@@ -237,6 +237,12 @@ function readText(path: string, error: (line: number, message: string) => void):
     return null;
   }
   const bytes = readFileSync(path);
+  // Excel's "Unicode Text" and Windows PowerShell's `>` write UTF-16, which starts with its
+  // byte-order mark: read as UTF-8, every line would be spoiled, and the header look like no column.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    error(1, 'this file is UTF-16 text: save it as UTF-8 (in Excel: CSV UTF-8)');
+    return null;
+  }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -255,6 +255,17 @@ describe('errors: malformed or missing values', () => {
       error('terminals.csv', 4, 'this line is not UTF-8 text: save the file as UTF-8 (in Excel: CSV UTF-8)'),
     ]);
   });
+
+  it('a file saved as UTF-16 (Excel\'s Unicode Text) is one error, not one per column it seems to lack', () => {
+    const dir = dataset();
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    writeFileSync(join(dir, 'terminals.csv'), utf16(`${TERMINALS.join('\r\n')}\r\n`));
+    writeFileSync(join(dir, 'carriers.json'), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(utf16(CARRIERS_JSON).subarray(2)).swap16()]));
+    expect(checkDataset(dir, { zipFile }).findings).toEqual([
+      error('carriers.json', 1, 'this file is UTF-16 text: save it as UTF-8 (in Excel: CSV UTF-8)'),
+      error('terminals.csv', 1, 'this file is UTF-16 text: save it as UTF-8 (in Excel: CSV UTF-8)'),
+    ]);
+  });
 });
 
 describe('errors: columns and files', () => {
