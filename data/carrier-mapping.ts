@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod';
+import { unknownFields } from '../engine/carriers.js';
 import { DAY_LETTERS } from '../engine/snapshot-format.js';
 import { SERVICE_POINTS, type ServicePointRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
@@ -27,7 +28,10 @@ const byOurColumn = <T extends z.ZodType>(value: T, error: string) =>
     }
   }) as unknown as z.ZodType<Partial<Record<MappedColumn, z.output<T>>>>;
 
-const mappingEntrySchema = z.strictObject({
+/** What a mapping file is, said when it is neither. */
+const MAPPING_SHAPE = 'a mapping file is an object { "file", "carrier", "columns", ... } or a list of them';
+
+const mappingEntryFields = {
   file: z.string({ error: 'file must be the name of the carrier\'s CSV file, beside the mapping file' }).min(1, { error: 'file must not be empty' }),
   carrier: z.string({ error: 'carrier must be the id of a carrier of carriers.json' }).min(1, { error: 'carrier must not be empty' }),
   columns: byOurColumn(
@@ -39,12 +43,22 @@ const mappingEntrySchema = z.strictObject({
     z.record(z.string(), z.string({ error: 'a code must translate to text, such as "true"' }), { error: 'each column\'s codes must be an object { "D": "true" }' }),
     'values must be an object: for a column, the carrier\'s codes and ours, { "direct": { "D": "true", "I": "false" } }',
   ).optional(),
+};
+
+const mappingEntrySchema = z.strictObject(mappingEntryFields, {
+  error: (issue) => {
+    if (issue.code !== 'unrecognized_keys') return MAPPING_SHAPE;
+    const fields = Object.keys(mappingEntryFields);
+    return `${unknownFields(issue.keys)} (a mapping has ${fields.slice(0, -1).join(', ')} and ${fields.at(-1)})`;
+  },
 });
 
-/** A mapping file: one entry, or a list of them (one per carrier file). */
-export const mappingSchema = z.union([mappingEntrySchema, z.array(mappingEntrySchema).min(1)], {
-  error: 'a mapping file is an object { "file", "carrier", "columns", ... } or a list of them',
-});
+/**
+ * A mapping file: one entry, or a list of them (one per carrier file). Told apart by its shape, not
+ * as a union: a union that fails says only that neither form fits, hiding the entry's own mistake.
+ */
+const mappingListSchema = z.array(mappingEntrySchema).min(1, { error: MAPPING_SHAPE });
+const mappingSchemaOf = (json: unknown) => (Array.isArray(json) ? mappingListSchema : mappingEntrySchema);
 
 export type MappingEntry = z.output<typeof mappingEntrySchema>;
 
@@ -76,7 +90,7 @@ export function readMapping(path: string, findings: Findings): TableSource[] | n
     findings.error(file, 0, `not valid JSON: ${(err as Error).message}`);
     return null;
   }
-  const parsed = mappingSchema.safeParse(json);
+  const parsed = mappingSchemaOf(json).safeParse(json);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = issue.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').replace(/^\./, '');

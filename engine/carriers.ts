@@ -8,6 +8,9 @@ import * as z from './zod.js';
 const says = (field: string, expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${field} is required` : `${field} ${JSON.stringify(issue.input)} ${expected}`;
 
+/** The fields of an object that its schema does not have: `unknown field "color"`, `unknown fields "a", "b"`. */
+export const unknownFields = (keys: readonly string[]) => `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
+
 const flag = (field: string) => z.boolean({ error: says(field, 'must be true or false') });
 
 /** A real calendar date written YYYY-MM-DD: 2026-02-30 is a typing slip, not a day. */
@@ -50,7 +53,7 @@ const holidaysSchema = () =>
       {
         error: (issue) =>
           issue.code === 'unrecognized_keys'
-            ? `holidays: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (it has "calendar" and "dates")`
+            ? `holidays: ${unknownFields(issue.keys)} (it has "calendar" and "dates")`
             : 'holidays must be an object: { "calendar": "us-ltl", "dates": ["2026-12-24"] }',
       },
     )
@@ -93,7 +96,7 @@ export const carrierSchema = z.lazy(() =>
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
-          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+          ? unknownFields(issue.keys)
           : 'each carrier must be an object: { "id": ..., "name": ..., ... }',
     },
   ),

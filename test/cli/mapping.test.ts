@@ -85,6 +85,22 @@ describe('mistakes in a carrier file, on its own lines', () => {
       },
     ]);
   });
+
+  it('a mistake inside the mapping is named, in an entry or a list of them, not said to be the file\'s shape', () => {
+    const dir = join(root, 'bad-entry');
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const entry = JSON.parse(readFileSync(join(dir, 'mapping.json'), 'utf8'));
+    const findingsWith = (mapping: unknown) => {
+      writeFileSync(join(dir, 'mapping.json'), JSON.stringify(mapping));
+      return checkDataset(dir, { mapping: join(dir, 'mapping.json') }).findings.map((f) => `${f.file}:${f.line}: ${f.message}`);
+    };
+    expect(findingsWith({ ...entry, days: 'words' })).toEqual(['mapping.json:0: days: days must be one of letters, tokens, numbers']);
+    expect(findingsWith([entry, { ...entry, days: 'words' }])).toEqual(['mapping.json:0: [1].days: days must be one of letters, tokens, numbers']);
+    expect(findingsWith({ ...entry, carrier: 7 })).toEqual(['mapping.json:0: carrier: carrier must be the id of a carrier of carriers.json']);
+    expect(findingsWith({ ...entry, colour: 'red' })).toEqual(['mapping.json:0: unknown field "colour" (a mapping has file, carrier, columns, days and values)']);
+    expect(findingsWith('ridgeline-points.csv')).toEqual(['mapping.json:0: a mapping file is an object { "file", "carrier", "columns", ... } or a list of them']);
+    expect(findingsWith([])).toEqual(['mapping.json:0: a mapping file is an object { "file", "carrier", "columns", ... } or a list of them']);
+  });
 });
 
 describe('day notations', () => {
