@@ -3,11 +3,13 @@
 // `D`/`I`, `Y`/`N`). The file is then checked as service-points.csv is, its findings on its own
 // lines under its own name.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { evaluate } from '@humanwhocodes/momoa';
 import * as z from 'zod';
 import { unknownFields } from '../engine/carriers.js';
 import { DAY_LETTERS } from '../engine/snapshot-format.js';
+import { readJson } from './file-text.js';
 import { SERVICE_POINTS, type ServicePointRow } from './dataset-rows.js';
 import type { Findings } from './findings.js';
 
@@ -83,13 +85,9 @@ export function readMapping(path: string, findings: Findings): TableSource[] | n
     findings.error(file, 0, 'the mapping file is missing');
     return null;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    findings.error(file, 0, `not valid JSON: ${(err as Error).message}`);
-    return null;
-  }
+  const root = readJson(path, (line, message) => findings.error(file, line, message));
+  if (root === null) return null;
+  const json = evaluate(root);
   const parsed = mappingSchemaOf(json).safeParse(json);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -2,9 +2,9 @@
 // line: carriers.json with momoa (a JSON parser that keeps every node's position), the CSV tables
 // with csv-parse, each row validated with its table's zod schemas.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluate, parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
+import { evaluate, type ValueNode } from '@humanwhocodes/momoa';
 import { parse, type CsvError, type Options as CsvOptions } from 'csv-parse/sync';
 import * as z from 'zod';
 import { carrierSchema, type CarrierInfo } from '../engine/carriers.js';
@@ -12,6 +12,7 @@ import type { TableSource } from './carrier-mapping.js';
 import type { TableSpec } from './dataset-rows.js';
 import { plural } from '../engine/plural.js';
 import type { Findings } from './findings.js';
+import { readJson, readText } from './file-text.js';
 
 export const CARRIERS_FILE = 'carriers.json';
 
@@ -52,16 +53,8 @@ export function readCarriers(dir: string, findings: Findings): CarriersRead {
     error(0, missingFile(dir, CARRIERS_FILE));
     return unread;
   }
-  const text = readText(path, error);
-  if (text === null) return unread;
-  let root: ValueNode;
-  try {
-    root = parseJson(text, { mode: 'json' }).body;
-  } catch (err) {
-    const { line, column, message } = err as Error & { line?: number; column?: number };
-    error(line ?? 1, `not valid JSON at column ${column ?? 1}: ${describeJsonError(message)}`);
-    return unread;
-  }
+  const root = readJson(path, error);
+  if (root === null) return unread;
   if (root.type !== 'Array') {
     error(root.loc.start.line, 'must be a list of carriers: [ { "id": ... }, ... ]');
     return unread;
@@ -99,22 +92,6 @@ function lineOfField(entry: ValueNode, path: PropertyKey[]): number | undefined 
     line = node.loc.start.line;
   }
   return line;
-}
-
-const TOKENS: Record<string, string> = {
-  String: 'text in quotes', Number: 'a number', Boolean: 'true or false', Null: 'null',
-  LBrace: '{', RBrace: '}', LBracket: '[', RBracket: ']', Comma: 'a comma', Colon: 'a colon',
-};
-
-/** momoa's message ("Unexpected token String found. (3:5)") in words, with the likely mistake. */
-function describeJsonError(message: string): string {
-  const token = /^Unexpected token (\w+)/.exec(message)?.[1];
-  if (token === 'RBrace' || token === 'RBracket') return `unexpected ${TOKENS[token]} (is there a comma too many before it?)`;
-  if (token) return `unexpected ${TOKENS[token] ?? token} (is a comma missing before it?)`;
-  if (message.startsWith('Unexpected end of input')) return 'the file ends before every { and [ is closed';
-  const found = /^Unexpected (?:character|identifier) '(.*)'/.exec(message)?.[1];
-  if (found !== undefined) return `unexpected ${JSON.stringify(found)} (names and text need double quotes)`;
-  return message;
 }
 
 /** A row of a table and the line it starts on; `row` holds the values that are valid. */
@@ -223,34 +200,6 @@ function missingColumn(column: string, source: TableSource | undefined): string 
   if (!source) return `the header has no "${column}" column`;
   const theirs = source.nameOf(column);
   return theirs === undefined ? `the mapping names no column for ${column}` : `the header has no "${theirs}" column (the mapping's ${column})`;
-}
-
-/**
- * A file's text, decoded as UTF-8 without its byte-order mark (Notepad and Excel write one). Text
- * that is not UTF-8 (a Windows-1252 export) is an error on the first line it spoils; the rest is
- * still read, so every other finding is listed too. Null, with an error, for a folder or UTF-16.
- */
-function readText(path: string, error: (line: number, message: string) => void): string | null {
-  const stat = statSync(path);
-  if (!stat.isFile()) {
-    error(0, stat.isDirectory() ? 'this is a folder, not a file' : 'this is not a file');
-    return null;
-  }
-  const bytes = readFileSync(path);
-  // Excel's "Unicode Text" and Windows PowerShell's `>` write UTF-16, which starts with its
-  // byte-order mark: read as UTF-8, every line would be spoiled, and the header look like no column.
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    error(1, 'this file is UTF-16 text: save it as UTF-8 (in Excel: CSV UTF-8)');
-    return null;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
-    error(line, 'this line is not UTF-8 text: save the file as UTF-8 (in Excel: CSV UTF-8)');
-    return text;
-  }
 }
 
 /** A CSV record and the line it starts on. */

@@ -101,6 +101,18 @@ describe('mistakes in a carrier file, on its own lines', () => {
     expect(findingsWith('ridgeline-points.csv')).toEqual(['mapping.json:0: a mapping file is an object { "file", "carrier", "columns", ... } or a list of them']);
     expect(findingsWith([])).toEqual(['mapping.json:0: a mapping file is an object { "file", "carrier", "columns", ... } or a list of them']);
   });
+
+  it('a mapping file is read as the dataset\'s files are: a byte-order mark is allowed, a JSON mistake named on its line', () => {
+    const dir = join(root, 'bom-mapping');
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const text = readFileSync(join(dir, 'mapping.json'), 'utf8');
+    writeFileSync(join(dir, 'mapping.json'), `\uFEFF${text}`);
+    expect(checkDataset(dir, { mapping: join(dir, 'mapping.json') }).findings).toEqual([]);
+    writeFileSync(join(dir, 'mapping.json'), '{\n  "file": "ridgeline-points.csv"\n  "carrier": "ridgeline-freight"\n}\n');
+    expect(checkDataset(dir, { mapping: join(dir, 'mapping.json') }).findings).toEqual([
+      { file: 'mapping.json', line: 3, level: 'error', message: 'not valid JSON at column 3: unexpected text in quotes (is a comma missing before it?)' },
+    ]);
+  });
 });
 
 describe('day notations', () => {
