@@ -216,7 +216,11 @@ export class UnifiedQueries {
     const carrier = this.net.carrierNumber(carrierIdOf(q.carrier));
     if (carrier < 0 || !this.net.carriers[carrier].canReach) {
       const accepted = this.reachable.map((c) => this.net.carriers[c].id).join(', ');
-      throw new InvalidInputError(`carrier must be one of ${accepted}; "${q.carrier}" is not`);
+      throw new InvalidInputError(
+        accepted === ''
+          ? `carrier "${q.carrier}" is not accepted: no carrier of this data has "canReach": true in carriers.json`
+          : `carrier must be one of ${accepted}; "${q.carrier}" is not`,
+      );
     }
     const radius = q.radius ?? DEFAULT_RADIUS_MILES;
     const place = resolvePlace(this.gazetteer, this.zipCache, q);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatasetError } from '../../engine/index.js';
+import { DatasetError, InvalidInputError } from '../../engine/index.js';
 import { checkDataset, createEngine, formatFinding, type Finding } from '../../data/index.js';
 import { haversineMiles, releaseStableSampleDir, stableSampleDir, ZIP_FILE } from './oracle.js';
 import { gazetteerRow } from './geonames-rows.js';
@@ -502,6 +502,13 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     const check = checkDataset(dataset({ terminals: harbor }), { zipFile });
     expect(check.findings).toEqual([warning('terminals.csv', 3, 'state TX disagrees with ZIP 12201, which is in NY')]);
     expect(check.dataset?.terminals.map((t) => t.country)).toEqual(['US', 'US', 'FR']);
+  });
+
+  it('can-reach on data none of whose carriers has canReach: the 400 says so, not "one of ;"', () => {
+    const engine = createEngine({ dataDir: dataset({ carriers: CARRIERS_JSON.replace('"canReach": true', '"canReach": false') }), zipFile });
+    expect(() => engine.canReach({ carrier: 'acme-freight', zip: '10001' })).toThrow(
+      new InvalidInputError('carrier "acme-freight" is not accepted: no carrier of this data has "canReach": true in carriers.json'),
+    );
   });
 
   it('a state code in lower case: read as the code, as a query reads it, in both files', () => {
