@@ -147,6 +147,26 @@ export function checkScheduledCarriers(
   }
 }
 
+/**
+ * A carrier is answered from its locations: without one, its look-ups list nothing and no search
+ * finds it, as with no carrier at all; a file exported empty or a carrier id misspelt in every row
+ * of terminals.csv would otherwise build a service that quietly answers nothing.
+ */
+export function checkCarriersHaveLocations(
+  carriers: { carriers: readonly CarrierInfo[]; lines: ReadonlyMap<string, number> },
+  terminals: readonly NumberedRow<TerminalRow>[],
+  findings: Findings,
+): void {
+  if (carriers.carriers.length === 0) {
+    findings.warning(CARRIERS_FILE, 1, 'lists no carrier: every look-up answers nothing');
+    return;
+  }
+  const located = new Set(terminals.map(({ row }) => row.carrier));
+  for (const { id } of carriers.carriers) {
+    if (!located.has(id)) findings.warning(CARRIERS_FILE, carriers.lines.get(id) ?? 0, `${id} has no location in ${TERMINALS.file}: its look-ups list nothing and no search finds it`);
+  }
+}
+
 /** Checks every points-served row whose values allow it. */
 export function checkServicePoints(
   rows: readonly NumberedRow<ServicePointRow>[],

@@ -4,7 +4,7 @@
 
 import { statSync } from 'node:fs';
 import type { CarrierInfo } from '../engine/carriers.js';
-import { checkDropPointIds, checkRegions, checkScheduledCarriers, checkServicePoints, checkTerminals } from './dataset-checks.js';
+import { checkCarriersHaveLocations, checkDropPointIds, checkRegions, checkScheduledCarriers, checkServicePoints, checkTerminals } from './dataset-checks.js';
 import { readMapping } from './carrier-mapping.js';
 import { readCarriers, readTable } from './dataset-files.js';
 import { SERVICE_POINTS, TERMINALS, type ServicePointRow, type TerminalRow } from './dataset-rows.js';
@@ -88,6 +88,7 @@ function checkAgainst(dir: string, gazetteer: Gazetteer, mapping?: string): Omit
   if (findings.hasErrors) return { findings: findings.sorted(), dataset: null };
   // Only once the points are all read: a file or mapping in error leaves a carrier without rows.
   checkScheduledCarriers(carriers, [servicePoints.rows, ...mapped].flat(), findings);
+  checkCarriersHaveLocations(carriers, terminals.rows, findings);
   return {
     findings: findings.sorted(),
     dataset: {

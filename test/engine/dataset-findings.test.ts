@@ -339,6 +339,16 @@ describe('errors: columns and files', () => {
     expect(findingsOf({ carriers: offices, points: null })).toEqual([]);
   });
 
+  it('a carrier without a location, or a carriers.json of none, warns: every look-up would answer nothing', () => {
+    // harbor-line's one office (line 4) left out.
+    expect(findingsOf({ terminals: TERMINALS.slice(0, 3) })).toEqual([
+      warning('carriers.json', 12, 'harbor-line has no location in terminals.csv: its look-ups list nothing and no search finds it'),
+    ]);
+    expect(findingsOf({ carriers: '[]\n', terminals: [TERMINAL_HEADER], points: [POINTS_HEADER] })).toEqual([
+      warning('carriers.json', 1, 'lists no carrier: every look-up answers nothing'),
+    ]);
+  });
+
   it('a file named almost as the dataset names it is said to be unread', () => {
     const misnamed = (from: string, to: string) => {
       const dir = dataset();
