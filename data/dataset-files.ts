@@ -165,13 +165,18 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
     c in constants ? constants[c]! : source ? source.value(c, record[position.get(c)!]!) : record[position.get(c)!];
   const fields = spec.fields as Record<string, z.ZodType>;
   const schema = z.object(Object.fromEntries(present.map((c) => [c, fields[c]])));
+  /** A key column's value as its field reads it (a carrier id lower-cased), else as written. */
+  const key = (record: string[], c: keyof Row & string) => {
+    const read = fields[c].safeParse(cell(record, c));
+    return read.success ? read.data : cell(record, c);
+  };
 
   const rows: NumberedRow<Row>[] = [];
   for (const { record, line } of records.slice(1)) {
     if (record.length !== header.length) {
       error(line, `this row has ${plural(record.length, 'value')}, the header has ${plural(header.length, 'column')}`);
       const keys = spec.keyColumns.filter((c) => position.has(c) && position.get(c)! < record.length);
-      rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, cell(record, c)])) as Partial<Row> });
+      rows.push({ line, row: Object.fromEntries(keys.map((c) => [c, key(record, c)])) as Partial<Row> });
       continue;
     }
     const values = Object.fromEntries(present.map((c) => [c, cell(record, c)]));

@@ -40,6 +40,9 @@ function requiredText(column: string) {
   return text(column).refine((s) => s !== '', { error: () => `${column} is required`, abort: true });
 }
 
+/** A carrier's id in any case, as a query takes one (spreadsheets capitalize), stored as carriers.json has it: lower-case. */
+const carrierId = () => requiredText('carrier').transform((id) => id.toLowerCase());
+
 /** Plain decimals only, as a spreadsheet writes them: no hex, exponent or thousands separator. */
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -81,7 +84,7 @@ export const TERMINALS: TableSpec<TerminalRow> = {
   optional: new Set(['line2', 'fax', 'email', 'region']),
   keyColumns: ['carrier', 'terminalCode'],
   fields: {
-    carrier: requiredText('carrier'),
+    carrier: carrierId(),
     terminalCode: requiredText('terminalCode'),
     name: requiredText('name'),
     line1: text('line1'),
@@ -130,7 +133,7 @@ export const SERVICE_POINTS: TableSpec<ServicePointRow> = {
   optional: new Set(['cutoffTime', 'highCost', 'highCostNote', 'interlineScac']),
   keyColumns: [],
   fields: {
-    carrier: requiredText('carrier'),
+    carrier: carrierId(),
     zip: z.string().regex(/^\d{5}$/, { error: (issue) => notAZip('zip', String(issue.input), false) }),
     city: text('city'),
     state: z.string().regex(/^[A-Za-z]{2}$/, { error: (issue) => `state "${String(issue.input)}" is not a 2-letter state code` }).transform(stateCodeCase),

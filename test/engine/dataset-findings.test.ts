@@ -505,6 +505,18 @@ describe('warnings: geography that looks wrong, and repeated rows', () => {
     expect(findingsOf({ terminals: [...TERMINALS, pr] })).toEqual([]);
   });
 
+  it('a carrier id in another case in the CSV files: read as the id, as a query reads it', () => {
+    const terminals = withLine(TERMINALS, 3, 'Acme-Freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,alb@acme.example,42.65,-73.75,');
+    const points = withLine(POINTS, 4, 'ACME-FREIGHT,12201,Albany,NY,ALB,false,MWF,2');
+    const check = checkDataset(dataset({ terminals, points }), { zipFile });
+    expect(check.findings).toEqual([]);
+    expect(check.dataset?.terminals.map((t) => t.carrier)).toEqual(['acme-freight', 'acme-freight', 'harbor-line']);
+    expect(check.dataset?.servicePoints.map((p) => p.carrier)).toEqual(['acme-freight', 'acme-freight', 'acme-freight']);
+    // Also from a row with a value too many: the points it serves still find it.
+    const long = withLine(TERMINALS, 3, 'Acme-Freight,ALB,Acme Albany,2 State St,,Albany,NY,12201,US,555-0101,,alb@acme.example,42.65,-73.75,,x');
+    expect(findingsOf({ terminals: long })).toEqual([error('terminals.csv', 3, 'this row has 16 values, the header has 15 columns')]);
+  });
+
   it('a country code in lower case: read as the code, as the state is', () => {
     // Albany filed under TX: the check against its ZIP, made only for a US location, runs.
     const terminals = withLine(TERMINALS, 3, 'acme-freight,ALB,Acme Albany,2 State St,,Albany,TX,12201,us,555-0101,,alb@acme.example,42.65,-73.75,');
