@@ -236,7 +236,7 @@ export function createApp({ engine, keys, kv, logger = pino({ level: 'silent' })
       const repeated = repeatedParam(req.query, found.route);
       if (repeated) return jsonError(400, `${repeated} must be given once`, requestId, decision);
       if (!found.route.body) return answerWith(req, found, undefined, key, decision, requestId);
-      return readJsonObject(readBody, req.headers['content-encoding']).then(
+      return readJsonObject(readBody, req.headers).then(
         (body) => answerWith(req, found, body, key, decision, requestId),
         (err: unknown) => failed(err, requestId, decision),
       );

@@ -15,6 +15,8 @@ const NOT_UTF8 = { error: 'request body is not valid UTF-8' };
 const DALLAS = '{"zip":"75201"}';
 const GZIPPED = gzipSync(DALLAS);
 const NOT_GZIP = { error: 'request body: Content-Encoding "gzip" is not supported: send the body uncompressed' };
+const FORM = 'application/x-www-form-urlencoded';
+const NOT_JSON_FORM = { error: 'request body is not valid JSON: it came as a form (application/x-www-form-urlencoded); send a JSON object' };
 
 const servers = loopbackServers();
 afterAll(() => servers.closeAll());
@@ -41,6 +43,19 @@ describe.each(SERVER_KINDS)('POST /api/search on %s', (kind) => {
 
   it('refuses a gzipped body by its Content-Encoding', async () => {
     expect(await post(GZIPPED, { 'content-encoding': 'gzip' })).toEqual([400, NOT_GZIP]);
+  });
+
+  it("names a form's Content-Type when a body sent as a form is not JSON, and reads one that is", async () => {
+    // What `curl -d zip=75201` sends.
+    expect(await post(Buffer.from('zip=75201'), { 'content-type': FORM })).toEqual([400, NOT_JSON_FORM]);
+    expect(await post(Buffer.from('--x\r\ncontent-disposition: form-data; name="zip"\r\n\r\n75201\r\n--x--'), { 'content-type': 'multipart/form-data; boundary=x' })).toEqual([
+      400,
+      { error: 'request body is not valid JSON: it came as a form (multipart/form-data); send a JSON object' },
+    ]);
+    // Any other type, as JSON's own: the plain message.
+    expect(await post(Buffer.from('zip=75201'), { 'content-type': 'text/plain' })).toEqual([400, { error: 'request body is not valid JSON' }]);
+    const [status, body] = await post(Buffer.from(DALLAS), { 'content-type': FORM });
+    expect([status, body.resolved?.city]).toEqual([200, 'Dallas']);
   });
 
   it('reads plain JSON sent with Content-Encoding: gzip or identity', async () => {
@@ -74,6 +89,11 @@ describe('POST /api/search on Lambda (a base64 body)', () => {
       expect([reply.status, JSON.parse(reply.body)]).toEqual([400, NOT_GZIP]);
     }
     const decompressed = { ...gzipped, body: DALLAS };
+    const form = { ...request, headers: { ...request.headers, 'content-type': FORM }, body: 'zip=75201' };
+    for (const event of [httpApiEvent(form), restApiEvent(form)]) {
+      const reply = replyOf(await handler(event));
+      expect([reply.status, JSON.parse(reply.body)]).toEqual([400, NOT_JSON_FORM]);
+    }
     for (const event of [httpApiEvent(decompressed), restApiEvent(decompressed)]) {
       const reply = replyOf(await handler(event));
       expect([reply.status, JSON.parse(reply.body).resolved?.city]).toEqual([200, 'Dallas']);

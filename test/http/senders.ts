@@ -57,8 +57,9 @@ export function restApiEvent(r: ApiRequest, options: { base64?: boolean; basePat
     Host: basePath ? 'api.example.com' : 'abc123.execute-api.us-east-1.amazonaws.com',
     'User-Agent': 'vitest',
     'X-Forwarded-Proto': 'https',
-    ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()), v])),
+    // A body is JSON unless the request says otherwise.
     ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (m) => m.toUpperCase()), v])),
   };
   const multi = r.query && Object.keys(r.query).length
     ? Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]))
@@ -123,8 +124,10 @@ export function httpApiEvent(
     host: domainName,
     'user-agent': 'vitest',
     'x-forwarded-proto': 'https',
+    // A body is JSON unless the request says otherwise.
+    ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}),
     ...lowerCase(r.headers),
-    ...(r.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}),
+    ...(r.body !== undefined ? { 'content-length': String(Buffer.byteLength(r.body)) } : {}),
   };
   const query = r.query && Object.keys(r.query).length
     ? Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]))
@@ -170,8 +173,10 @@ export function albEvent(r: ApiRequest, options: { multiValue?: boolean; base64?
     'x-forwarded-for': '203.0.113.7',
     'x-forwarded-port': '443',
     'x-forwarded-proto': 'https',
+    // A body is JSON unless the request says otherwise.
+    ...(r.body !== undefined ? { 'content-type': 'application/json' } : {}),
     ...lowerCase(r.headers),
-    ...(r.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}),
+    ...(r.body !== undefined ? { 'content-length': String(Buffer.byteLength(r.body)) } : {}),
   };
   const query = r.rawQuery !== undefined ? rawPairs(r.rawQuery) : Object.entries(r.query ?? {}).map(
     ([k, v]) => [encodeURIComponent(k), (Array.isArray(v) ? v : [v]).map(encodeURIComponent)] as const,
