@@ -107,6 +107,13 @@ export interface Table<Row> {
   keyed: boolean;
 }
 
+/** The header a table needs, then those it may have: the docs' header, with what may be added to it. */
+function headerHint<Row>(spec: TableSpec<Row>): string {
+  const optional = spec.columns.filter((c) => spec.optional.has(c));
+  const required = spec.columns.filter((c) => !spec.optional.has(c)).join(',');
+  return optional.length === 0 ? required : `${required} (optional columns: ${optional.join(', ')})`;
+}
+
 /**
  * Reads a CSV table. A missing column the table needs is one error on the header line, and the
  * other columns are still checked on every row; a missing optional column reads as empty values.
@@ -129,7 +136,7 @@ export function readTable<Row>(dir: string, spec: TableSpec<Row>, findings: Find
   // Line endings are unified first: csv-parse counts a CRLF inside a quoted field as two lines.
   const records = csvRecords(read.replace(/\r\n?/g, '\n'), error);
   if (records.length === 0) {
-    error(1, `the header line is missing: ${spec.columns.join(',')}`);
+    error(1, `the header line is missing: ${headerHint(spec)}`);
     return { rows: [], keyed: false };
   }
   // A carrier's own file (a mapping's source): its header in our names, its constant columns.

@@ -318,6 +318,15 @@ describe('errors: columns and files', () => {
     ]);
   });
 
+  it('an empty file is one error giving the header it needs, the optional columns apart', () => {
+    expect(findingsOf({ points: [] })).toContainEqual(
+      error('service-points.csv', 1, 'the header line is missing: carrier,zip,city,state,terminalCode,direct,serviceDays,addOnDays (optional columns: cutoffTime, highCost, highCostNote, interlineScac)'),
+    );
+    expect(findingsOf({ terminals: [] })).toContainEqual(
+      error('terminals.csv', 1, 'the header line is missing: carrier,terminalCode,name,line1,city,state,zipCode,country,phone,latitude,longitude (optional columns: line2, fax, email, region)'),
+    );
+  });
+
   it('missing optional columns (line2, fax, email, region) are no finding: their values read as empty', () => {
     const optional = new Set([4, 10, 11, 14]);
     const terminals = TERMINALS.map((row) => row.split(',').filter((_, i) => !optional.has(i)).join(','));
