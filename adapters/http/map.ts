@@ -93,7 +93,7 @@ export function mapAssetsDir(): string {
   return existsSync(join(beside, 'map.js')) ? beside : MAP_ASSETS_DIR;
 }
 
-/** Answers `/map`, `/map/` and `/map/<asset>`; null for any other path. */
+/** Answers `/map`, `/map/` and `/map/<asset>` (one trailing slash ignored); null for any other path. */
 export function createMapPage(options: MapOptions = {}): (path: string) => HttpResponse | null {
   const dir = options.assetsDir ?? mapAssetsDir();
   const csp = cspDirectives(options.tilesUrl);
@@ -106,7 +106,8 @@ export function createMapPage(options: MapOptions = {}): (path: string) => HttpR
     // From `/map` relative URLs resolve beside it, from `/map/` inside it.
     if (path === '/map') return { status: 200, headers: pageHeaders('text/html; charset=utf-8', csp, 300), body: page('map/', 'api/', options) };
     if (path === '/map/') return { status: 200, headers: pageHeaders('text/html; charset=utf-8', csp, 300), body: page('./', '../api/', options) };
-    const name = path.slice('/map/'.length);
+    // One trailing slash ignored, as on every path of the API and the docs page's assets.
+    const name = path.slice('/map/'.length).replace(/\/$/, '');
     const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!type) return null;
     let file = files.get(name);

@@ -23,7 +23,7 @@ describe.each(SERVER_KINDS)('paths on %s', (kind) => {
     return { status: reply.status, type: reply.headers.get('content-type') ?? '', body: await reply.text() };
   };
 
-  it.each(['/api/health/', '/openapi.json/', '/docs/', '/docs/init.js/', '/docs/swagger-ui.css/'])('answers %s like its path without the slash', async (path) => {
+  it.each(['/api/health/', '/openapi.json/', '/docs/', '/docs/init.js/', '/docs/swagger-ui.css/', '/map/map.js/', '/map/states.json/'])('answers %s like its path without the slash', async (path) => {
     expect((await get(path)).status).toBe(200);
   });
 
