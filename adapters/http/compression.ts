@@ -1,7 +1,6 @@
-// Gzip for large answers: a carrier's whole network, a wide search, the OpenAPI document and the
-// /docs page's assets. The look-ups nearly every client makes are a few kilobytes and go as they are.
+// Gzip for large answers: a carrier's whole network, a wide search, the OpenAPI document, the /docs
+// and /map pages' assets. The look-ups nearly every client makes are a few kilobytes and go as they are.
 
-import { promisify } from 'node:util';
 import { constants, gzip, type ZlibOptions } from 'node:zlib';
 import Negotiator from 'negotiator';
 import { addVary, type HttpResponse } from './request.js';
@@ -21,13 +20,14 @@ export const GZIP_FROM_BYTES = 12 * 1024;
 const PER_ANSWER: ZlibOptions = { level: constants.Z_BEST_SPEED };
 const ONCE: ZlibOptions = {};
 
-const gzipAsync = promisify(gzip);
+const gzipAsync = (input: string | Buffer, options: ZlibOptions) =>
+  new Promise<Buffer>((resolve, reject) => gzip(input, options, (err, bytes) => (err ? reject(err) : resolve(bytes))));
 
 /** The gzipped form of each shared body (its bytes made once: see SharedBody), made on first request. */
 const gzippedShared = new WeakMap<Buffer, Promise<Buffer>>();
 
 /** Whether the request's Accept-Encoding takes gzip over the body as it is. */
-export const takesGzip = (headers: Record<string, string | undefined>): boolean =>
+const takesGzip = (headers: Record<string, string | undefined>): boolean =>
   new Negotiator({ headers }).encoding(['gzip', 'identity']) === 'gzip';
 
 /**
