@@ -198,7 +198,8 @@ function rule(schema: JsonSchema): string {
   if (schema.enum) parts.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(', ')}`);
   if (schema.pattern) parts.push(`\`${schema.pattern}\``);
   if (schema.maxLength !== undefined) parts.push(`at most ${schema.maxLength} characters`);
-  if (schema.minimum !== undefined || schema.maximum !== undefined) parts.push(`from ${schema.minimum ?? '...'} to ${schema.maximum ?? '...'}`);
+  const range = `from ${schema.minimum ?? '...'} to ${schema.maximum ?? '...'}`;
+  if ((schema.minimum !== undefined || schema.maximum !== undefined) && !schema.description?.includes(range)) parts.push(range);
   if (schema.type === 'array' && schema.items) parts.push(`a list${schema.items.pattern ? ` of \`${schema.items.pattern}\`` : ''}`);
   if (parts.length === 0) parts.push(Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'text'));
   return parts.join('; ');
