@@ -3,7 +3,7 @@
 
 import { constants, gzip, type ZlibOptions } from 'node:zlib';
 import Negotiator from 'negotiator';
-import { addVary, type HttpResponse } from './request.js';
+import { addVary, type HttpResponse, type SharedBody } from './request.js';
 
 /**
  * The smallest answer sent gzipped. A fresh connection's first round trip carries about 14 KB (ten
@@ -23,8 +23,12 @@ const ONCE: ZlibOptions = {};
 const gzipAsync = (input: string | Buffer, options: ZlibOptions) =>
   new Promise<Buffer>((resolve, reject) => gzip(input, options, (err, bytes) => (err ? reject(err) : resolve(bytes))));
 
-/** The gzipped form of each shared body (its bytes made once: see SharedBody), made on first request. */
-const gzippedShared = new WeakMap<Buffer, Promise<Buffer>>();
+/**
+ * The gzipped form of each shared body (its bytes made once: see SharedBody), made on first
+ * request: its bytes and their base64 text, both made once. Text made per answer (0.6 MB for the
+ * /docs script) piled up in a server whose client pipelines requests without reading the answers.
+ */
+const gzippedShared = new WeakMap<Buffer, Promise<SharedBody>>();
 
 /** Whether the request's Accept-Encoding takes gzip over the body as it is. */
 const takesGzip = (headers: Record<string, string | undefined>): boolean =>
@@ -41,20 +45,24 @@ export function gzipLarge(requestHeaders: Record<string, string | undefined>, re
   if (response.body.length < GZIP_FROM_BYTES || response.base64 || response.headers['Content-Encoding'] !== undefined) return response;
   addVary(response.headers, 'Accept-Encoding');
   if (!takesGzip(requestHeaders)) return response;
-  return (response.bytes ? gzippedOnce(response.bytes) : gzipAsync(response.body, PER_ANSWER)).then(
-    (bytes) => {
+  const gzipped = response.bytes ? gzippedOnce(response.bytes) : gzipAsync(response.body, PER_ANSWER).then(base64Of);
+  return gzipped.then(
+    ({ body, bytes }) => {
       response.headers['Content-Encoding'] = 'gzip';
-      return { status: response.status, headers: response.headers, body: bytes.toString('base64'), base64: true, bytes };
+      return { status: response.status, headers: response.headers, body, base64: true, bytes };
     },
     // The answer as it is rather than none: a client that takes gzip takes the identity too.
     () => response,
   );
 }
 
-function gzippedOnce(bytes: Buffer): Promise<Buffer> {
+/** Gzipped bytes with their base64 text, the body an answer of bytes carries (Lambda's answer). */
+const base64Of = (bytes: Buffer): SharedBody => ({ body: bytes.toString('base64'), bytes });
+
+function gzippedOnce(bytes: Buffer): Promise<SharedBody> {
   let packed = gzippedShared.get(bytes);
   if (packed === undefined) {
-    packed = gzipAsync(bytes, ONCE);
+    packed = gzipAsync(bytes, ONCE).then(base64Of);
     gzippedShared.set(bytes, packed);
     // A failure is not kept: the next request tries again.
     packed.catch(() => gzippedShared.delete(bytes));
