@@ -10,10 +10,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createQuotaTable, LOCAL_AWS_ENV, startDynalite } from '../test/support/dynalite.js';
-import { startServerProcess } from '../test/support/server-process.js';
 import { heading, int, ms, ratio, table } from './format.js';
+import { onInterrupt } from './interrupt.js';
 import { findWrk, loadGenerator, type LoadResult } from './load.js';
 import { median } from './measure.js';
+import { serve, type Served } from './served.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = 3;
@@ -23,11 +24,13 @@ const KEY = 'bench-key';
 /** Starts `npm start`'s server with `env`, loads it in rounds interleaved with the others', and stops it. */
 async function measure(zips: readonly string[], configs: { name: string; env: Record<string, string> }[], connections: number, seconds: number): Promise<(Pick<LoadResult, 'rps' | 'p50' | 'p99' | 'non2xx'> & { name: string })[]> {
   const work = mkdtempSync(join(tmpdir(), 'carrier-bench-workers-'));
+  const unregisterWork = onInterrupt(() => rmSync(work, { recursive: true, force: true }));
   // Each request asks for the next of the seeded ZIPs, as in the rest of bench:http; wrk on two threads.
   const generator = loadGenerator(zips, work, 2);
-  const servers = [];
+  const servers: Served[] = [];
   try {
-    for (const { env } of configs) servers.push(await startServerProcess({ SERVER: 'node', API_KEYS: `${KEY}:enterprise`, LOG_LEVEL: 'silent', ...env }));
+    // An interrupt stops them (served.ts); the primary of WORKERS=2 stops its workers as it stops.
+    for (const { env } of configs) servers.push(await serve({ SERVER: 'node', API_KEYS: `${KEY}:enterprise`, LOG_LEVEL: 'silent', ...env }));
     const load = (url: string, s: number) => generator.run({ url, connections, seconds: s, key: KEY });
     for (const server of servers) await load(server.url, 1); // warm-up
     const rounds: LoadResult[][] = configs.map(() => []);
@@ -44,6 +47,7 @@ async function measure(zips: readonly string[], configs: { name: string; env: Re
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(work, { recursive: true, force: true });
+    unregisterWork();
   }
 }
 

@@ -1,7 +1,7 @@
-// `npm start`'s server (adapters/server.ts) in its own process, for the soak and abuse benches:
-// they measure that process's memory, so the load generator must not share it.
+// `npm start`'s server (adapters/server.ts) in its own process, for the soak, abuse and workers
+// benches: they measure that process, so the load generator must not share it.
 
-import { rssMb, startServerProcess } from '../test/support/server-process.js';
+import { LISTENING, rssMb, spawnServer } from '../test/support/server-process.js';
 import { onInterrupt } from './interrupt.js';
 
 export interface Served {
@@ -12,15 +12,24 @@ export interface Served {
 }
 
 export async function serve(env: Record<string, string>): Promise<Served> {
-  const server = await startServerProcess({ LOG_LEVEL: 'warn', ...env });
-  // A Ctrl-C reaches the server too, a signal sent to the bench's process alone does not.
+  const server = spawnServer({ LOG_LEVEL: 'warn', ...env });
+  // A Ctrl-C reaches the server too, a signal sent to the bench's process alone does not. Registered
+  // before the server listens: an interrupt while it starts would leave it running.
   const unregister = onInterrupt(() => server.child.kill());
-  return {
-    url: server.url,
-    rssMb: () => rssMb(server.pid),
-    stop: () => {
-      unregister();
-      return server.stop();
-    },
-  };
+  try {
+    const [, url] = await server.printed(LISTENING);
+    return {
+      url: url.replace('localhost', '127.0.0.1'),
+      rssMb: () => rssMb(server.child.pid!),
+      stop: async () => {
+        server.child.kill('SIGTERM');
+        await server.exited;
+        unregister();
+      },
+    };
+  } catch (err) {
+    server.child.kill();
+    unregister();
+    throw err;
+  }
 }
