@@ -28,7 +28,7 @@ import {
   canReachQuerySchema, geocodeQuerySchema, parseInput, parseWithZod, placeQuerySchema, searchQuerySchema,
 } from '../engine/requests.js';
 import { readSnapshot } from '../engine/snapshot.js';
-import { fileMb, heading, int, markdownTable, mb, ms, ratio, table, us, verdict } from './format.js';
+import { fileMb, heading, int, markdownTable, mb, ms, ratio, ratioToGoal, table, us, verdict } from './format.js';
 import { bytesPerCall, compare, latencies, median, quantile, sinkValue, type Contender, type Timing } from './measure.js';
 import type { ScaleResult } from './scale.js';
 import { bruteNearest, floorSearch, geokdbushKm, hToMiles, randomZipPoints, rangeHaversine, SEED, type PointIndex } from './workload.js';
@@ -132,6 +132,9 @@ if (wanted(1)) {
   const bytes = contenders.map((c) => bytesPerCall(c.run, QUERIES));
   const answerBytes = [NaN, ...methods.map((m) => meanAnswerBytes(m.answer))];
   const floorMean = timings[0].meanUs;
+  /** A method's mean over the floor's, with a third decimal when it is that close to the 3x goal. */
+  const overFloor = (i: number) =>
+    i === 0 ? '1.00x' : contenders[i].name === 'engine.geocode' ? ratio(timings[i].meanUs / floorMean) : ratioToGoal(timings[i].meanUs / floorMean, 3);
   const target = (i: number) => {
     if (i === 0) return ['', ''];
     const mean = timings[i].meanUs;
@@ -143,7 +146,7 @@ if (wanted(1)) {
     ['contender', 'mean us', 'p50 us', 'p99 us', 'mean / floor', 'target', '', 'bytes/call', 'answer JSON bytes'],
     contenders.map((c, i) => [
       c.name, us(timings[i].meanUs), us(quantile(perCall[i], 0.5) / 1e3), us(quantile(perCall[i], 0.99) / 1e3),
-      i === 0 ? '1.00x' : ratio(timings[i].meanUs / floorMean), ...target(i), int(bytes[i]), i === 0 ? '' : int(answerBytes[i]),
+      overFloor(i), ...target(i), int(bytes[i]), i === 0 ? '' : int(answerBytes[i]),
     ]),
   ));
   console.log(
@@ -158,7 +161,7 @@ if (wanted(1)) {
       `\`${c.name.replace('floor: ', '')}\``,
       `${us(timings[i].meanUs)} us (${us(quantile(perCall[i], 0.5) / 1e3)}, ${us(quantile(perCall[i], 0.99) / 1e3)}); ${int(bytes[i])} B${i === 0 ? '' : ` / ${int(answerBytes[i])} B`}`,
       i === 0 ? 'the floor' : `floor ${us(floorMean)} us`,
-      i === 0 ? '1.00x' : ratio(timings[i].meanUs / floorMean),
+      overFloor(i),
       goal ? `${goal}: ${met}` : '',
     ]);
   });

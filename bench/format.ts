@@ -63,6 +63,15 @@ export function ratio(value: number): string {
   return value >= 10 ? `${value.toFixed(1)}x` : `${value.toFixed(2)}x`;
 }
 
+/**
+ * A ratio printed beside its goal: with a third decimal when two would show it equal to the goal
+ * it misses or meets by less (0.797x beside a goal of 0.80x would print as 0.80x, NOT met).
+ */
+export function ratioToGoal(value: number, goal: number): string {
+  const shown = ratio(value);
+  return shown === ratio(goal) && value !== goal ? `${value.toFixed(3)}x` : shown;
+}
+
 /** "met" / "NOT met": a figure, not an assertion; the bench never fails on it. */
 export function verdict(met: boolean): string {
   return met ? 'met' : 'NOT met';
