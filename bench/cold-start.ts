@@ -190,12 +190,13 @@ function installPackage(work: string): string {
   symlinkSync(join(root, 'node_modules'), join(source, 'node_modules'), 'dir');
   const packs = join(work, 'packs');
   mkdirSync(packs, { recursive: true });
-  execFileSync('npm', ['pack', '--pack-destination', packs], { cwd: source, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Warnings and errors only: npm's notices list every file of the tarball, a screen of them.
+  execFileSync('npm', ['pack', '--loglevel', 'warn', '--pack-destination', packs], { cwd: source, stdio: ['ignore', 'ignore', 'inherit'] });
   const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!);
   const app = join(work, 'app');
   mkdirSync(app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--loglevel', 'warn', '--ignore-scripts', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
   return app;
 }
 
