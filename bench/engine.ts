@@ -10,8 +10,8 @@
 //   5. scale                   1M and 10M synthetic points (--quick: 1M only), 2,000 queries of their own
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -445,12 +445,10 @@ if (wanted(4)) {
     const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
     if (tsc.status !== 0) console.log(`  (tsc exited ${tsc.status}; it still emits: ${tsc.stdout.split('\n').filter(Boolean).length} diagnostics lines)`);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
-  const probe = join(dir, 'cold-start.mjs');
-  writeFileSync(
-    probe,
-    `const t0 = performance.now();
-const { createEngine } = await import(process.argv[2]);
+  // Both scripts given to node as module text (`--input-type=module -e`), the engine's URL written
+  // in: no temp files, so an interrupt leaves nothing behind, and both processes start the same way.
+  const probe = `const t0 = performance.now();
+const { createEngine } = await import(${JSON.stringify(pathToFileURL(dist).href)});
 const t1 = performance.now();
 const engine = createEngine();
 const t2 = performance.now();
@@ -460,23 +458,24 @@ const m = process.memoryUsage();
 console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, firstQueryMs: t3 - t2, rssMB: m.rss / 2 ** 20,
   heapUsedMB: m.heapUsed / 2 ** 20, arrayBuffersMB: m.arrayBuffers / 2 ** 20, results: answer.total,
   uptimeMs: performance.now() }));
-`,
-  );
-  const base = join(dir, 'baseline.mjs');
-  writeFileSync(base, `const m = process.memoryUsage();\nconsole.log(JSON.stringify({ rssMB: m.rss / 2 ** 20, heapUsedMB: m.heapUsed / 2 ** 20, uptimeMs: performance.now() }));\n`);
+`;
+  const base = `const m = process.memoryUsage();
+console.log(JSON.stringify({ rssMB: m.rss / 2 ** 20, heapUsedMB: m.heapUsed / 2 ** 20, uptimeMs: performance.now() }));
+`;
+  /** The last line the script printed, as JSON, and the process's wall time from spawn to exit. */
+  const run = (script: string, what: string): Record<string, number> => {
+    const w0 = performance.now();
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const wallMs = performance.now() - w0;
+    if (child.status !== 0) throw new Error(`${what} failed: ${child.stderr}`);
+    return { ...JSON.parse(child.stdout.trim().split('\n').pop()!), wallMs };
+  };
   const runs: Record<string, number>[] = [];
   const baselines: Record<string, number>[] = [];
   for (let i = 0; i < 5; i++) {
-    const w0 = performance.now();
-    const child = spawnSync(process.execPath, [probe, pathToFileURL(dist).href], { encoding: 'utf8' });
-    const wall = performance.now() - w0;
-    if (child.status !== 0) throw new Error(`cold-start probe failed: ${child.stderr}`);
-    runs.push({ ...JSON.parse(child.stdout.trim().split('\n').pop()!), wallMs: wall });
-    const b0 = performance.now();
-    const plain = spawnSync(process.execPath, [base], { encoding: 'utf8' });
-    baselines.push({ ...JSON.parse(plain.stdout.trim()), wallMs: performance.now() - b0 });
+    runs.push(run(probe, 'cold-start probe'));
+    baselines.push(run(base, 'node baseline'));
   }
-  rmSync(dir, { recursive: true, force: true });
   const med = (rows: Record<string, number>[], key: string) => median(rows.map((r) => r[key]));
   const load = med(runs, 'loadMs');
   const first = med(runs, 'firstQueryMs');
