@@ -57,7 +57,7 @@ export async function workersAndStores(zips: readonly string[]): Promise<void> {
   const tool = findWrk() ? 'wrk' : 'autocannon';
   heading('Every core: WORKERS=1 and WORKERS=2 (node:http, memory store, GET /api/locations?zip=<random>)');
   console.log(
-    `${cores} cores (os.availableParallelism); ${tool}, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} interleaved rounds, medians` +
+    `${cores} cores (os.availableParallelism); ${tool}${tool === 'autocannon' ? ' (wrk is not on PATH)' : ''}, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} interleaved rounds, medians` +
       (cores <= 2 ? `; with ${cores} cores the load generator shares them with the workers, so a second worker cannot double the figure here` : ''),
   );
   const [one, two] = await measure(
