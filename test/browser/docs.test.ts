@@ -62,7 +62,11 @@ describe.skipIf(!chromium)('/docs in chromium', () => {
 
     const response = await page.goto(`${origin}${path}`, { waitUntil: 'networkidle0' });
     expect(response?.status()).toBe(200);
-    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    // Swagger UI draws the operations after it has fetched and parsed the document: wait for as many
+    // as the document has, or a minute; the comparison below says which are missing or wrong.
+    await page
+      .waitForFunction((count) => document.querySelectorAll('.opblock-summary').length >= count, { timeout: 60_000 }, expected.length)
+      .catch(() => undefined);
     const drawn = await page.$$eval('.opblock-summary', (summaries) =>
       summaries.map((s) => `${s.querySelector('.opblock-summary-method')?.textContent} ${s.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );
